@@ -1,0 +1,94 @@
+// Reads airlock.toml into plain structs and checks everything that can be
+// checked without loading a plugin.
+#pragma once
+
+#include "util/error.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace airlock::host {
+
+// Where a value was written, so errors found after loading (a chain naming an
+// unknown sanitizer) can still name the file, line and key.
+struct SourcePlace {
+  std::string file;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  std::string key;  // dotted path, e.g. "chains.default.steps[2]"
+
+  // "airlock.toml:12:5: <key>" — the prefix of every config error message.
+  std::string describe() const;
+};
+
+enum class OnPluginError { fail, skip };
+enum class Mirror { text, none };
+
+struct ServerConfig {
+  std::string name = "airlock";
+  std::string log_level = "info";          // trace|debug|info|warn|error|off
+  std::size_t max_message_bytes = 4u << 20;  // one stdio line / one HTTP body
+  std::uint32_t workers = 4;               // tool-call threads
+  std::uint32_t queue_capacity = 1024;     // queued calls before "busy"
+  std::uint32_t page_size = 100;           // tools/list page
+  Mirror mirror = Mirror::text;
+};
+
+struct HttpConfig {
+  std::optional<std::string> listen;  // "HOST:PORT"
+  std::string path = "/mcp";
+};
+
+struct PluginsConfig {
+  std::vector<std::filesystem::path> dirs;  // absolute: relative ones resolved against the file
+  OnPluginError on_error = OnPluginError::fail;
+};
+
+struct ChainConfig {
+  std::string name;
+  std::vector<std::string> steps;  // sanitizer names, in the order written
+  std::vector<SourcePlace> step_places;
+  SourcePlace place;
+};
+
+// [tools."<name or glob>"]: binds settings to every tool whose name matches.
+struct ToolBinding {
+  std::string pattern;                   // exact name or glob with '*' and '?'
+  std::optional<std::string> chain;      // chain name
+  std::optional<std::uint32_t> timeout_ms;
+  std::optional<Mirror> mirror;
+  SourcePlace place;
+  SourcePlace chain_place;
+};
+
+struct Config {
+  std::filesystem::path file;  // absolute path of the TOML file
+  ServerConfig server;
+  HttpConfig http;
+  PluginsConfig plugins;
+  // The chain named "default", when declared, applies to every tool without a
+  // binding; a binding's chain = "none" opts a tool out of every chain.
+  std::map<std::string, ChainConfig> chains;
+  std::vector<ToolBinding> tools;        // in file order; the first match wins
+  std::map<std::string, boost::json::object> plugin_settings;  // [plugin."<name>"]
+  std::map<std::string, SourcePlace> plugin_setting_places;
+};
+
+// Parses and validates a config file. Errors name file, line, column and key:
+// "airlock.toml:12:5: unknown key 'tols'".
+Result<Config> load_config(const std::filesystem::path& file);
+
+// The same, from text; `file` is only used for messages and relative paths.
+Result<Config> parse_config(std::string_view text, const std::filesystem::path& file);
+
+// True when `name` matches `pattern` ('*' any run, '?' one character).
+bool glob_match(std::string_view pattern, std::string_view name);
+
+}  // namespace airlock::host
