@@ -1,0 +1,69 @@
+#include "cli/commands.hpp"
+#include "cli/startup.hpp"
+
+#include "executor/executor.hpp"
+#include "mcp/protocol.hpp"
+#include "mcp/session.hpp"
+#include "transport/stdio_transport.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <unistd.h>
+
+namespace airlock::host {
+namespace {
+
+constexpr std::chrono::milliseconds kShutdownGrace{5000};
+
+// One line per plugin, then one for how it serves: what an operator reads
+// to know the server started as configured.
+void announce(const Loaded& loaded, std::string_view how) {
+  for (const auto& plugin : loaded.registry->plugins()) {
+    std::string provides;
+    for (const ToolRoute* route : loaded.routes->sorted())
+      if (route->tool->owner == plugin) provides += (provides.empty() ? "tool " : ", tool ") + route->tool->name;
+    for (const auto& s : loaded.registry->sanitizers())
+      if (s.owner == plugin) provides += (provides.empty() ? "sanitizer " : ", sanitizer ") + s.name;
+    spdlog::info("loaded {} ({} {}, {}): {}", plugin->file().string(), plugin->ctx().name, plugin->ctx().version,
+                 abi_text(plugin->abi_version()), provides.empty() ? "nothing" : provides);
+  }
+  for (const ToolRoute* route : loaded.routes->sorted())
+    spdlog::info("tool {}: chain {}", route->tool->name, route->chain ? route->chain->name() : "none");
+  spdlog::info("serving {} tools over {} (MCP {}, {})", loaded.routes->sorted().size(), how, kProtocolVersions[0],
+               kProtocolVersions[1]);
+}
+
+}  // namespace
+
+int serve_command(const std::filesystem::path& config_file, const std::optional<std::string>& http_listen) {
+  auto loaded = load_everything(config_file);
+  if (!loaded) {
+    spdlog::error("{}", loaded.error().message);
+    return 1;
+  }
+  if (http_listen || loaded->config.http.listen) {
+    spdlog::error("--http {}: the Streamable HTTP transport is not available in this build yet; serve over stdio",
+                  http_listen.value_or(loaded->config.http.listen.value_or("")));
+    return 2;
+  }
+  announce(*loaded, "stdio");
+
+  Executor executor(loaded->config.server.workers, loaded->config.server.queue_capacity);
+  const ServerState state{loaded->config, *loaded->routes, executor, AIRLOCK_VERSION,
+                          build_tool_listing(*loaded->routes)};
+  StdioTransport transport(STDIN_FILENO, STDOUT_FILENO, loaded->config.server.max_message_bytes);
+  {
+    Session session(state, [&transport](std::string message) { transport.write(message); });
+    transport.run(session);
+    // Closing stdin is how a stdio client says it is done, not that it
+    // stopped reading: calls in flight still get to answer, for a while.
+    spdlog::info("stdin closed; finishing calls in flight");
+    session.close(kShutdownGrace);
+  }
+  executor.shutdown();
+  spdlog::info("bye");
+  return 0;
+}
+
+}  // namespace airlock::host

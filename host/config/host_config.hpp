@@ -24,7 +24,8 @@ struct SourcePlace {
   std::uint32_t column = 0;
   std::string key;  // dotted path, e.g. "chains.default.steps[2]"
 
-  // "airlock.toml:12:5: <key>" — the prefix of every config error message.
+  // "airlock.toml:12:5" (file as given, line, column): the prefix of every
+  // config error message; callers append ": <key>: <what>".
   std::string describe() const;
 };
 
@@ -88,7 +89,7 @@ Result<Config> load_config(const std::filesystem::path& file);
 // The same, from text; `file` is only used for messages and relative paths.
 Result<Config> parse_config(std::string_view text, const std::filesystem::path& file);
 
-// True when `name` matches `pattern` ('*' any run, '?' one character).
+// True when `name` matches `pattern` ('*' any run, '?' one byte).
 bool glob_match(std::string_view pattern, std::string_view name);
 
 }  // namespace airlock::host

@@ -1,0 +1,69 @@
+#include "mcp/jsonrpc.hpp"
+
+#include <boost/json/object.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+namespace airlock::host::jsonrpc {
+namespace {
+
+bool valid_id(const boost::json::value& id) { return id.is_string() || id.is_int64() || id.is_uint64(); }
+
+}  // namespace
+
+std::variant<Message, Failure> parse(std::string_view text) {
+  boost::system::error_code ec;
+  boost::json::parse_options options;
+  options.max_depth = 128;
+  boost::json::value v = boost::json::parse(text, ec, {}, options);
+  if (ec) return Failure{kParseError, "parse error: " + ec.message(), nullptr};
+  if (v.is_array()) return Failure{kInvalidRequest, "invalid request: batch requests are not supported", nullptr};
+  auto* obj = v.if_object();
+  if (!obj) return Failure{kInvalidRequest, "invalid request: a message must be a JSON object", nullptr};
+
+  Message m;
+  const auto* id = obj->if_contains("id");
+  if (id && !valid_id(*id))
+    return Failure{kInvalidRequest, "invalid request: id must be a string or an integer", nullptr};
+  if (id) m.id = *id;
+
+  const auto* version = obj->if_contains("jsonrpc");
+  if (!version || *version != "2.0")
+    return Failure{kInvalidRequest, "invalid request: jsonrpc must be \"2.0\"", m.id};
+
+  const auto* method = obj->if_contains("method");
+  if (!method) {
+    if (id && (obj->contains("result") || obj->contains("error"))) {
+      m.kind = Message::Kind::response;
+      return m;
+    }
+    return Failure{kInvalidRequest, "invalid request: method is missing", m.id};
+  }
+  if (!method->is_string()) return Failure{kInvalidRequest, "invalid request: method must be a string", m.id};
+  m.method = method->get_string();
+  m.kind = id ? Message::Kind::request : Message::Kind::notification;
+
+  if (auto* params = obj->if_contains("params")) {
+    if (!params->is_object() && !params->is_array())
+      return Failure{kInvalidRequest, "invalid request: params must be an object or an array", m.id};
+    m.params = std::move(*params);
+  }
+  return m;
+}
+
+std::string result(const boost::json::value& id, std::string_view result_json) {
+  std::string out;
+  const std::string id_text = boost::json::serialize(id);
+  out.reserve(32 + id_text.size() + result_json.size());
+  out.append(R"({"jsonrpc":"2.0","id":)").append(id_text).append(R"(,"result":)").append(result_json).append("}");
+  return out;
+}
+
+std::string error(const boost::json::value& id, int code, std::string_view message) {
+  boost::json::object o{{"jsonrpc", "2.0"},
+                        {"id", id},
+                        {"error", boost::json::object{{"code", code}, {"message", message}}}};
+  return boost::json::serialize(o);
+}
+
+}  // namespace airlock::host::jsonrpc

@@ -1,0 +1,295 @@
+// The functions of airlock_host_api. Each one is a C entry point that a plugin
+// calls, so none may throw: every body runs inside `guard`, which turns a C++
+// failure (allocation, a JSON error) into a status.
+#include "plugins/host_api.hpp"
+
+#include "config/host_config.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace airlock::host {
+namespace {
+
+template <class Fn>
+airlock_status guard(Fn&& body) noexcept {
+  try {
+    return body();
+  } catch (...) {
+    return AIRLOCK_STATUS_INTERNAL;
+  }
+}
+
+// Reads a plugin struct by the size the plugin compiled it with: fields past
+// that size are left zeroed, so an older plugin reads as "not set".
+template <class T>
+T read_sized(const T* in) {
+  T out{};
+  if (!in) return out;
+  const std::size_t n = std::min<std::size_t>(in->struct_size, sizeof(T));
+  std::memcpy(&out, in, n);
+  return out;
+}
+
+bool is_plugin_name(std::string_view s) {
+  if (s.empty() || s.size() > 64) return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-'))
+      return false;
+  return true;
+}
+
+// "<namespace>.<name>": [A-Za-z0-9_-] segments joined by single dots, at
+// least two segments, at most 128 bytes (the MCP limit on tool names).
+bool is_component_name(std::string_view s) {
+  if (s.size() < 3 || s.size() > 128) return false;
+  bool dot = false;
+  char prev = '.';
+  for (char c : s) {
+    const bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '_' || c == '-';
+    if (c == '.') {
+      if (prev == '.') return false;
+      dot = true;
+    } else if (!word) {
+      return false;
+    }
+    prev = c;
+  }
+  return dot && prev != '.';
+}
+
+void fail_registration(airlock_plugin_ctx* ctx, std::string message) {
+  if (ctx->registration_error.empty()) ctx->registration_error = std::move(message);
+}
+
+// Parses one JSON-object field of a tool definition; empty means absent.
+bool parse_schema_field(airlock_plugin_ctx* ctx, std::string_view tool, const char* field,
+                        airlock_str text, std::optional<boost::json::object>& out) {
+  if (view(text).empty()) return true;
+  boost::system::error_code ec;
+  boost::json::value v = boost::json::parse(view(text), ec);
+  if (ec) {
+    fail_registration(ctx, fmt::format("tool '{}': {} is not valid JSON: {}", tool, field, ec.message()));
+    return false;
+  }
+  if (!v.is_object()) {
+    fail_registration(ctx, fmt::format("tool '{}': {} is not a JSON object", tool, field));
+    return false;
+  }
+  out = std::move(v.as_object());
+  return true;
+}
+
+airlock_status set_plugin_info(airlock_plugin_ctx* ctx, const airlock_plugin_info* raw) noexcept {
+  return guard([&] {
+    if (!ctx->in_init) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    if (ctx->has_info) return AIRLOCK_STATUS_ALREADY_SET;
+    const auto info = read_sized(raw);
+    if (!is_plugin_name(view(info.name))) {
+      fail_registration(ctx, fmt::format("plugin name '{}' is not [a-z0-9._-]{{1,64}}", view(info.name)));
+      return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    }
+    ctx->has_info = true;
+    ctx->name = view(info.name);
+    ctx->version = view(info.version);
+    ctx->description = view(info.description);
+    ctx->plugin_data = info.plugin_data;
+    ctx->logger = make_plugin_logger(ctx->name);
+    ctx->on_destroy = info.on_destroy;
+    boost::json::object settings;
+    if (ctx->config) {
+      auto it = ctx->config->plugin_settings.find(ctx->name);
+      if (it != ctx->config->plugin_settings.end()) settings = it->second;
+    }
+    ctx->config_json = boost::json::serialize(settings);
+    return AIRLOCK_STATUS_OK;
+  });
+}
+
+airlock_str get_config(airlock_plugin_ctx* ctx) noexcept {
+  if (!ctx->in_init || !ctx->has_info) return airlock_str{nullptr, 0};
+  return borrow(ctx->config_json);
+}
+
+airlock_status register_tool(airlock_plugin_ctx* ctx, const airlock_tool_def* raw) noexcept {
+  return guard([&] {
+    if (!ctx->in_init || !ctx->has_info) {
+      fail_registration(ctx, "register_tool called before set_plugin_info or after init");
+      return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    }
+    const auto def = read_sized(raw);
+    Tool tool;
+    tool.name = view(def.name);
+    if (!is_component_name(tool.name)) {
+      fail_registration(ctx, fmt::format("tool name '{}' is not '<namespace>.<name>'", tool.name));
+      return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    }
+    if (!def.on_call) {
+      fail_registration(ctx, fmt::format("tool '{}': on_call is NULL", tool.name));
+      return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    }
+    tool.title = view(def.title);
+    tool.description = view(def.description);
+    std::optional<boost::json::object> input;
+    if (!parse_schema_field(ctx, tool.name, "input_schema", def.input_schema, input) ||
+        !parse_schema_field(ctx, tool.name, "output_schema", def.output_schema, tool.output_schema) ||
+        !parse_schema_field(ctx, tool.name, "annotations", def.annotations, tool.annotations))
+      return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    tool.input_schema = input ? std::move(*input) : boost::json::object{{"type", "object"}};
+    if (auto type = tool.input_schema.if_contains("type"); !type || *type != "object") {
+      fail_registration(ctx, fmt::format("tool '{}': input_schema must have \"type\": \"object\"", tool.name));
+      return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    }
+    tool.flags = def.flags;
+    tool.tool_data = def.tool_data;
+    tool.on_call = def.on_call;
+    ctx->tools.push_back(std::move(tool));
+    return AIRLOCK_STATUS_OK;
+  });
+}
+
+airlock_status register_sanitizer(airlock_plugin_ctx* ctx, const airlock_sanitizer_def* raw) noexcept {
+  return guard([&] {
+    if (!ctx->in_init || !ctx->has_info) {
+      fail_registration(ctx, "register_sanitizer called before set_plugin_info or after init");
+      return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    }
+    const auto def = read_sized(raw);
+    Sanitizer s;
+    s.name = view(def.name);
+    if (!is_component_name(s.name)) {
+      fail_registration(ctx, fmt::format("sanitizer name '{}' is not '<namespace>.<name>'", s.name));
+      return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    }
+    if ((def.on_text == nullptr) == (def.on_result == nullptr)) {
+      fail_registration(ctx, fmt::format("sanitizer '{}': set exactly one of on_text and on_result", s.name));
+      return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    }
+    s.description = view(def.description);
+    s.kind = def.on_text ? SanitizerKind::text : SanitizerKind::result;
+    s.data = def.sanitizer_data;
+    s.on_text = def.on_text;
+    s.on_result = def.on_result;
+    ctx->sanitizers.push_back(std::move(s));
+    return AIRLOCK_STATUS_OK;
+  });
+}
+
+void set_init_error(airlock_plugin_ctx* ctx, airlock_str message) noexcept {
+  try {
+    ctx->init_error = view(message);
+  } catch (...) {
+  }
+}
+
+void log(airlock_plugin_ctx* ctx, airlock_log_level level, airlock_str message) noexcept {
+  try {
+    if (!ctx || !ctx->logger) return;
+    static constexpr spdlog::level::level_enum kLevels[] = {
+        spdlog::level::trace, spdlog::level::debug, spdlog::level::info, spdlog::level::warn,
+        spdlog::level::err};
+    const auto lvl = level >= 0 && level <= AIRLOCK_LOG_ERROR ? kLevels[level] : spdlog::level::info;
+    ctx->logger->log(lvl, "{}", view(message));
+  } catch (...) {
+  }
+}
+
+// Parses a plugin's JSON into an object, or says why not.
+airlock_status parse_object(airlock_str text, boost::json::object& out) {
+  boost::system::error_code ec;
+  boost::json::parse_options opts;
+  opts.max_depth = 128;
+  boost::json::value v = boost::json::parse(view(text), ec, {}, opts);
+  if (ec || !v.is_object()) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+  out = std::move(v.as_object());
+  return AIRLOCK_STATUS_OK;
+}
+
+airlock_status result_set_structured(airlock_call* call, airlock_str json) noexcept {
+  return guard([&] {
+    if (call->output.structured) return AIRLOCK_STATUS_ALREADY_SET;
+    boost::json::object obj;
+    if (auto st = parse_object(json, obj); st != AIRLOCK_STATUS_OK) return st;
+    call->output.structured = std::move(obj);
+    return AIRLOCK_STATUS_OK;
+  });
+}
+
+airlock_status result_add_text(airlock_call* call, airlock_str text) noexcept {
+  return guard([&] {
+    call->output.content.push_back(boost::json::object{{"type", "text"}, {"text", view(text)}});
+    return AIRLOCK_STATUS_OK;
+  });
+}
+
+airlock_status result_set_json(airlock_call* call, airlock_str json) noexcept {
+  return guard([&] {
+    boost::json::object obj;
+    if (auto st = parse_object(json, obj); st != AIRLOCK_STATUS_OK) return st;
+    call->output.whole = std::move(obj);
+    return AIRLOCK_STATUS_OK;
+  });
+}
+
+airlock_status result_set_error(airlock_call* call, airlock_str message) noexcept {
+  return guard([&] {
+    call->output.error_message = std::string(view(message));
+    return AIRLOCK_STATUS_OK;
+  });
+}
+
+int32_t is_cancelled(const airlock_call* call) noexcept {
+  return call && call->cancelled && call->cancelled->load(std::memory_order_relaxed) ? 1 : 0;
+}
+
+airlock_status text_write(airlock_text_writer* out, airlock_str piece) noexcept {
+  return guard([&] {
+    out->out->append(view(piece));
+    out->written = true;
+    return AIRLOCK_STATUS_OK;
+  });
+}
+
+airlock_status result_write(airlock_result_writer* out, airlock_str json) noexcept {
+  return guard([&] {
+    out->json.assign(view(json));
+    out->written = true;
+    return AIRLOCK_STATUS_OK;
+  });
+}
+
+constexpr airlock_host_api kHostApi = {
+    sizeof(airlock_host_api),
+    AIRLOCK_ABI_VERSION,
+    set_plugin_info,
+    get_config,
+    register_tool,
+    register_sanitizer,
+    set_init_error,
+    log,
+    result_set_structured,
+    result_add_text,
+    result_set_json,
+    result_set_error,
+    is_cancelled,
+    text_write,
+    result_write,
+};
+
+}  // namespace
+
+const airlock_host_api& host_api() { return kHostApi; }
+
+std::shared_ptr<spdlog::logger> make_plugin_logger(const std::string& name) {
+  const auto& sinks = spdlog::default_logger()->sinks();
+  auto logger = std::make_shared<spdlog::logger>(name, sinks.begin(), sinks.end());
+  logger->set_level(spdlog::default_logger()->level());
+  return logger;
+}
+
+}  // namespace airlock::host

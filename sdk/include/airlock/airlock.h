@@ -52,8 +52,9 @@ extern "C" {
 
 #define AIRLOCK_ABI_VERSION_MAJOR 1
 #define AIRLOCK_ABI_VERSION_MINOR 0
-#define AIRLOCK_ABI_VERSION \
-  ((uint32_t)(((uint32_t)AIRLOCK_ABI_VERSION_MAJOR << 16) | (uint32_t)AIRLOCK_ABI_VERSION_MINOR))
+/* (major << 16) | minor, as a uint32_t. Written without casts so that C++
+ * code compiled with -Wold-style-cast can use it. */
+#define AIRLOCK_ABI_VERSION (AIRLOCK_ABI_VERSION_MAJOR * 65536u + AIRLOCK_ABI_VERSION_MINOR)
 
 #if defined(_WIN32)
 #define AIRLOCK_PLUGIN_EXPORT __declspec(dllexport)
@@ -105,10 +106,10 @@ typedef int32_t airlock_log_level;
 /* Tool flags (airlock_tool_def.flags), bits that may be or-ed together. */
 /* The tool may run on several threads at once. Without it the host runs at
  * most one call of this tool at a time. */
-#define AIRLOCK_TOOL_REENTRANT ((uint32_t)1u << 0)
+#define AIRLOCK_TOOL_REENTRANT 1u
 /* The tool polls is_cancelled while it runs. Without it the host checks the
  * call's cancellation once, before the tool starts, and never after. */
-#define AIRLOCK_TOOL_CANCELLABLE ((uint32_t)1u << 1)
+#define AIRLOCK_TOOL_CANCELLABLE 2u
 
 /* ------------------------------------------------------------------------ */
 /* Opaque handles, all owned by the host                                    */

@@ -1,0 +1,34 @@
+#include "cli/startup.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+namespace airlock::host {
+
+void init_logging() {
+  auto logger = spdlog::stderr_color_mt("airlock");
+  logger->set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ [%n] %v");
+  spdlog::set_default_logger(logger);
+}
+
+std::string abi_text(std::uint32_t abi) { return fmt::format("abi {}.{}", abi >> 16, abi & 0xffffu); }
+
+Result<Loaded> load_everything(const std::filesystem::path& config_file) {
+  Loaded loaded;
+  auto config = load_config(config_file);
+  if (!config) return config.error();
+  loaded.config = std::move(*config);
+  spdlog::set_level(spdlog::level::from_str(loaded.config.server.log_level));
+
+  auto registry = PluginRegistry::load(loaded.config);
+  if (!registry) return registry.error();
+  loaded.registry = std::move(*registry);
+
+  auto routes = ToolRoutes::build(loaded.config, *loaded.registry);
+  if (!routes) return routes.error();
+  loaded.routes = std::move(*routes);
+  return loaded;
+}
+
+}  // namespace airlock::host

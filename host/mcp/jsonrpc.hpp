@@ -1,0 +1,45 @@
+// JSON-RPC 2.0 framing for MCP: one message in, classified and checked; one
+// response or error out, as text.
+#pragma once
+
+#include <boost/json/value.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+namespace airlock::host::jsonrpc {
+
+inline constexpr int kParseError = -32700;
+inline constexpr int kInvalidRequest = -32600;
+inline constexpr int kMethodNotFound = -32601;
+inline constexpr int kInvalidParams = -32602;
+inline constexpr int kInternalError = -32603;
+// Server-defined range: the call queue is full; the client may retry.
+inline constexpr int kServerBusy = -32000;
+
+struct Message {
+  enum class Kind { request, notification, response };
+  Kind kind = Kind::request;
+  boost::json::value id;      // null for notifications
+  std::string method;         // empty for responses
+  boost::json::value params;  // null when absent
+};
+
+// Why a line is not a message we can act on, with the id to answer with
+// (null when the id itself could not be read).
+struct Failure {
+  int code;
+  std::string message;
+  boost::json::value id;
+};
+
+std::variant<Message, Failure> parse(std::string_view text);
+
+// {"jsonrpc":"2.0","id":<id>,"result":<result_json>}; result_json is
+// already-serialized JSON, so a large result is not copied into a tree again.
+std::string result(const boost::json::value& id, std::string_view result_json);
+std::string error(const boost::json::value& id, int code, std::string_view message);
+
+}  // namespace airlock::host::jsonrpc

@@ -1,0 +1,60 @@
+// A chain of sanitizers as declared in [chains.NAME], compiled for the hot
+// path: consecutive text sanitizers are fused so the whole run costs one walk
+// of the result, not one parse/serialize round trip per step.
+#pragma once
+
+#include "pipeline/request_context.hpp"
+#include "plugins/plugin_types.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace airlock::host {
+
+// Why a chain withheld a result. Host-made text only, never plugin or result
+// text, so it can go to the operator's log as it is.
+struct ChainFailure {
+  std::string sanitizer;
+  std::string reason;
+};
+
+// What a result sanitizer is told about the call besides the result.
+struct ChainCall {
+  const RequestContext& context;
+  std::string_view tool_name;
+  std::string_view raw_arguments;  // the arguments as JSON text
+};
+
+class SanitizerChain {
+ public:
+  SanitizerChain(std::string name, std::vector<const Sanitizer*> steps);
+
+  const std::string& name() const { return name_; }
+  const std::vector<const Sanitizer*>& steps() const { return steps_; }
+
+  // Runs every step, in the order written, over `result` in place. On
+  // failure `result` may hold partial output and must be thrown away.
+  std::optional<ChainFailure> run(boost::json::object& result, const ChainCall& call) const;
+
+ private:
+  // A run of text sanitizers (one walk), or a single result sanitizer.
+  struct Segment {
+    SanitizerKind kind;
+    std::vector<const Sanitizer*> steps;
+  };
+
+  std::string name_;
+  std::vector<const Sanitizer*> steps_;
+  std::vector<Segment> segments_;
+};
+
+// Calls each of a text sanitizer run on one string, in order; the string is
+// replaced only when some step changed it. Exposed for the benchmarks.
+std::optional<ChainFailure> run_text_steps(const std::vector<const Sanitizer*>& steps,
+                                           boost::json::string& leaf);
+
+}  // namespace airlock::host

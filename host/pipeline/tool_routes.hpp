@@ -1,0 +1,45 @@
+// What the configuration says about each loaded tool: its sanitizer chain,
+// mirroring and deadline, resolved once at start so a call is one lookup.
+#pragma once
+
+#include "config/host_config.hpp"
+#include "pipeline/sanitizer_chain.hpp"
+#include "plugins/plugin_registry.hpp"
+#include "util/error.hpp"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace airlock::host {
+
+struct ToolRoute {
+  const Tool* tool = nullptr;
+  const SanitizerChain* chain = nullptr;  // null: the tool runs with no chain
+  Mirror mirror = Mirror::text;
+  std::optional<std::uint32_t> timeout_ms;
+};
+
+class ToolRoutes {
+ public:
+  // Compiles [chains] against the loaded sanitizers and binds every tool.
+  // Errors name the file, line and key of the offending value: a step that
+  // names no loaded sanitizer, a binding that matches no loaded tool, a
+  // [plugin."X"] table for a plugin that is not loaded. When plugins were
+  // skipped (on_error = "skip") the last two are warnings, since the missing
+  // tool may be the skipped plugin's.
+  static Result<std::unique_ptr<ToolRoutes>> build(const Config& config, const PluginRegistry& registry);
+
+  const ToolRoute* find(std::string_view tool_name) const;
+  // Routes in tool-name order: the order of tools/list.
+  const std::vector<const ToolRoute*>& sorted() const { return sorted_; }
+  const std::map<std::string, SanitizerChain>& chains() const { return chains_; }
+
+ private:
+  std::map<std::string, SanitizerChain> chains_;
+  StringMap<ToolRoute> routes_;
+  std::vector<const ToolRoute*> sorted_;
+};
+
+}  // namespace airlock::host

@@ -1,0 +1,62 @@
+// Every plugin of the configured directories, loaded, and the tools and
+// sanitizers they provide, by name.
+#pragma once
+
+#include "config/host_config.hpp"
+#include "plugins/plugin_library.hpp"
+#include "plugins/plugin_types.hpp"
+#include "util/error.hpp"
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace airlock::host {
+
+// Heterogeneous lookup, so the hot path finds a tool by string_view without
+// building a std::string.
+struct StringHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+template <class V>
+using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
+
+class PluginRegistry {
+ public:
+  // Scans [plugins] dirs for *.so (in directory order, then file name order),
+  // loads each and registers what it provides. With on_error = "fail" the
+  // first bad plugin is the error; with "skip" each one is logged, counted in
+  // skipped(), and the rest load.
+  static Result<std::unique_ptr<PluginRegistry>> load(const Config& config);
+
+  const Tool* find_tool(std::string_view name) const;
+  const Sanitizer* find_sanitizer(std::string_view name) const;
+
+  // Tools sorted by name: the order of tools/list, stable across restarts.
+  const std::vector<const Tool*>& tools() const { return sorted_tools_; }
+  const std::deque<Sanitizer>& sanitizers() const { return sanitizers_; }
+  const std::vector<std::shared_ptr<PluginLibrary>>& plugins() const { return plugins_; }
+  std::size_t skipped() const { return skipped_; }
+
+  // The plugin file that registered a tool or sanitizer.
+  static std::string file_of(const std::shared_ptr<PluginLibrary>& owner);
+
+ private:
+  // Adds one loaded plugin, or says which name clashes with what.
+  Result<void> add(std::shared_ptr<PluginLibrary> plugin);
+
+  std::vector<std::shared_ptr<PluginLibrary>> plugins_;
+  // Deques: references stay valid as plugins are added.
+  std::deque<Tool> tools_;
+  std::deque<Sanitizer> sanitizers_;
+  StringMap<const Tool*> tools_by_name_;
+  StringMap<const Sanitizer*> sanitizers_by_name_;
+  std::vector<const Tool*> sorted_tools_;
+  std::size_t skipped_ = 0;
+};
+
+}  // namespace airlock::host

@@ -1,0 +1,61 @@
+// What a loaded plugin contributes, in host terms: tools and sanitizers with
+// their definitions copied, parsed and ready for the hot path.
+#pragma once
+
+#include <airlock/airlock.h>
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace airlock::host {
+
+class PluginLibrary;
+
+struct Tool {
+  std::string name;
+  std::string title;
+  std::string description;
+  boost::json::object input_schema;
+  std::optional<boost::json::object> output_schema;
+  std::optional<boost::json::object> annotations;
+  std::uint32_t flags = 0;
+  void* tool_data = nullptr;
+  airlock_on_call_fn on_call = nullptr;
+
+  // Keeps the shared object loaded while the tool can still be called.
+  std::shared_ptr<PluginLibrary> owner;
+  // Serializes calls of a tool that is not AIRLOCK_TOOL_REENTRANT.
+  std::unique_ptr<std::mutex> serial = std::make_unique<std::mutex>();
+
+  bool reentrant() const { return (flags & AIRLOCK_TOOL_REENTRANT) != 0; }
+  bool cancellable() const { return (flags & AIRLOCK_TOOL_CANCELLABLE) != 0; }
+};
+
+enum class SanitizerKind { text, result };
+
+struct Sanitizer {
+  std::string name;
+  std::string description;
+  SanitizerKind kind = SanitizerKind::text;
+  void* data = nullptr;
+  airlock_on_text_fn on_text = nullptr;
+  airlock_on_result_fn on_result = nullptr;
+  std::shared_ptr<PluginLibrary> owner;
+};
+
+// A tool result as the tool left it, before any stage of the pipeline.
+struct ToolOutput {
+  boost::json::array content;                    // result_add_text
+  std::optional<boost::json::object> structured;  // result_set_structured
+  std::optional<boost::json::object> whole;       // result_set_json
+  std::optional<std::string> error_message;       // result_set_error
+};
+
+}  // namespace airlock::host

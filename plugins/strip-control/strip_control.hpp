@@ -1,0 +1,142 @@
+// strip_control.hpp — the lexical core of the airlock.strip-control sanitizer:
+// removes terminal escape sequences and control characters from UTF-8 text.
+//
+// What goes, byte-wise and without decoding anything:
+//   - escape sequences, 7-bit (ESC ...) and 8-bit (the C1 introducers encoded
+//     as UTF-8, C2 9B and so on):
+//       CSI  ESC [ / C2 9B, then bytes 0x20-0x3F, then a final byte 0x40-0x7E;
+//       OSC  ESC ] / C2 9D, up to BEL, ESC \ or C2 9C (ST);
+//       DCS, SOS, PM, APC (ESC P X ^ _ / C2 90 98 9E 9F), up to ESC \ or C2 9C;
+//       nF/Fp/Fe/Fs  ESC, bytes 0x20-0x2F, then a final byte 0x30-0x7E;
+//   - C0 controls except \t and \n (so \r goes: \r\n becomes \n), DEL, and the
+//     C1 controls U+0080-U+009F (C2 80 .. C2 9F).
+// Everything else stays byte for byte, invalid UTF-8 included: judging
+// encodings is not this sanitizer's job.
+//
+// Malformed sequences: a CSI broken by a byte outside its grammar ends there
+// and that byte is read afresh; an ESC followed by nothing that can continue it
+// goes alone. A sequence still open at the end of the input is dropped to the
+// end, so that a second pass finds nothing left to strip.
+//
+// Idempotence: the output never holds a strippable byte. The one way removal
+// could make one is by joining a lone C2 to a following 0x80-0x9F byte, so a
+// continuation byte is judged against the last byte *written*, not the last
+// byte read: the pair is a C1 control, exactly as a second pass would see it.
+#ifndef AIRLOCK_PLUGINS_STRIP_CONTROL_HPP
+#define AIRLOCK_PLUGINS_STRIP_CONTROL_HPP
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace airlock::plugins {
+
+namespace strip_control_detail {
+
+inline constexpr unsigned char kEsc = 0x1B;
+inline constexpr unsigned char kBel = 0x07;
+
+inline bool strippable_c0(unsigned char b) noexcept { return (b < 0x20 && b != '\t' && b != '\n') || b == 0x7F; }
+
+// Index of the first byte that starts something to strip, or npos.
+inline std::size_t first_strippable(std::string_view s) noexcept {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (strippable_c0(b)) return i;
+    if (b == 0xC2 && i + 1 < s.size()) {
+      const auto next = static_cast<unsigned char>(s[i + 1]);
+      if (next >= 0x80 && next <= 0x9F) return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// Skips a CSI body from `i` (just past the introducer): returns the index past
+// its final byte; on a byte outside the grammar, that byte's index.
+inline std::size_t skip_csi(std::string_view s, std::size_t i) noexcept {
+  while (i < s.size()) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b >= 0x20 && b <= 0x3F) {
+      ++i;
+    } else if (b >= 0x40 && b <= 0x7E) {
+      return i + 1;
+    } else {
+      return i;
+    }
+  }
+  return i;
+}
+
+// Skips a control string from `i` (just past the introducer) up to and
+// including its terminator: ST (ESC \ or C2 9C), and BEL when `bel_ends` (OSC).
+// Any other ESC ends the string and is read afresh. Unterminated: the end.
+inline std::size_t skip_string(std::string_view s, std::size_t i, bool bel_ends) noexcept {
+  for (; i < s.size(); ++i) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b == kBel && bel_ends) return i + 1;
+    if (b == kEsc) return (i + 1 < s.size() && s[i + 1] == '\\') ? i + 2 : i;
+    if (b == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x9C) return i + 2;
+  }
+  return i;
+}
+
+// Skips what follows a C1 control given as its final byte 0x40-0x5F (ESC
+// form) from `i`, just past its introducer.
+inline std::size_t skip_c1(std::string_view s, std::size_t i, unsigned char fe) noexcept {
+  switch (fe) {
+    case '[': return skip_csi(s, i);
+    case ']': return skip_string(s, i, true);
+    case 'P': case 'X': case '^': case '_': return skip_string(s, i, false);
+    default: return i;
+  }
+}
+
+}  // namespace strip_control_detail
+
+// The stripped text, or nullopt when there is nothing to strip.
+inline std::optional<std::string> strip_control(std::string_view in) {
+  using namespace strip_control_detail;
+  std::size_t i = first_strippable(in);
+  if (i == std::string_view::npos) return std::nullopt;
+
+  std::string out;
+  out.reserve(in.size());
+  out.append(in.substr(0, i));
+  while (i < in.size()) {
+    const auto b = static_cast<unsigned char>(in[i]);
+    if (b == kEsc) {
+      if (i + 1 >= in.size()) break;  // a lone trailing ESC
+      const auto next = static_cast<unsigned char>(in[i + 1]);
+      if (next >= 0x40 && next <= 0x5F) {
+        i = skip_c1(in, i + 2, next);
+      } else if (next >= 0x20 && next <= 0x7E) {
+        // nF (intermediates then a final), or a two-byte Fp/Fs.
+        std::size_t j = i + 1;
+        while (j < in.size() && static_cast<unsigned char>(in[j]) >= 0x20 &&
+               static_cast<unsigned char>(in[j]) <= 0x2F)
+          ++j;
+        if (j >= in.size()) break;  // unterminated: drop to the end
+        const auto final_byte = static_cast<unsigned char>(in[j]);
+        i = (final_byte >= 0x30 && final_byte <= 0x7E) ? j + 1 : j;
+      } else {
+        ++i;  // ESC before a control or a non-ASCII byte: the ESC alone goes
+      }
+    } else if (strippable_c0(b)) {
+      ++i;
+    } else if (b >= 0x80 && b <= 0x9F && !out.empty() && static_cast<unsigned char>(out.back()) == 0xC2) {
+      // A C1 control: C2 already written (directly before, or joined by a
+      // removal) and this byte. 0x80-0x9F maps to the ESC form 0x40-0x5F.
+      out.pop_back();
+      i = skip_c1(in, i + 1, static_cast<unsigned char>(b - 0x40));
+    } else {
+      out.push_back(static_cast<char>(b));
+      ++i;
+    }
+  }
+  return out;
+}
+
+}  // namespace airlock::plugins
+
+#endif  // AIRLOCK_PLUGINS_STRIP_CONTROL_HPP

@@ -1,0 +1,497 @@
+// airlock.hpp — an optional, header-only C++20 layer over airlock.h: Boost.JSON
+// in and out, and a barrier at every function the host calls, so that no C++
+// exception ever crosses the C ABI. airlock.h stays the contract; this header
+// only makes it shorter to honour from C++. Link Boost::json (airlock_add_plugin
+// does it for a plugin with C++ sources).
+//
+//   #include <airlock/airlock.hpp>
+//
+//   AIRLOCK_PLUGIN(plugin) {
+//     plugin.info("example", "1.0.0", "Example tools");
+//     plugin.tool({.name = "example.echo",
+//                  .input_schema = R"({"type":"object","properties":{"text":{"type":"string"}}})",
+//                  .flags = AIRLOCK_TOOL_REENTRANT},
+//                 [](const boost::json::object& args, airlock::sdk::Call&) {
+//                   return airlock::sdk::Text{std::string(airlock::sdk::string_arg(args, "text"))};
+//                 });
+//     plugin.text_sanitizer({.name = "example.keep"},
+//                           [](std::string_view) -> std::optional<std::string> { return {}; });
+//   }
+//
+// A tool is a callable `R(const boost::json::object& args, Call& call) const`:
+//   R = boost::json::object  the structured payload (result_set_structured);
+//   R = Text                 one text content block (result_add_text);
+//   R = boost::json::value   an object as above, a string as Text, null as nothing;
+//   R = void                 the tool reported through `call` itself.
+// Thrown from a tool: std::exception -> an isError result with e.what() and
+// AIRLOCK_STATUS_TOOL_ERROR; anything else -> "unknown error", TOOL_ERROR;
+// Cancelled -> AIRLOCK_STATUS_CANCELLED; StatusError -> its status.
+//
+// THREADS: tools run on host worker threads (several at once when the def has
+// AIRLOCK_TOOL_REENTRANT) and sanitizers on any number of threads at once, so
+// every callable is invoked as const and must be safe to share.
+// LIFETIME: the plugin owns every registered callable; they live in one heap
+// object that the host hands back to on_destroy, which frees it.
+#ifndef AIRLOCK_AIRLOCK_HPP
+#define AIRLOCK_AIRLOCK_HPP
+
+#include <airlock/airlock.h>
+
+#include <boost/json/object.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <limits>
+#include <memory>
+#include <new>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace airlock::sdk {
+
+// Borrowed views both ways; neither copies.
+inline airlock_str to_str(std::string_view s) noexcept { return airlock_str{s.data(), s.size()}; }
+inline std::string_view to_view(airlock_str s) noexcept {
+  return s.ptr == nullptr ? std::string_view() : std::string_view(s.ptr, s.len);
+}
+
+// Thrown by a tool that noticed its cancellation; the call returns CANCELLED.
+struct Cancelled {};
+
+// Thrown to return exactly `status`. From a tool: TOOL_ERROR shows what() to
+// the model, any other status is an internal failure and what() is logged.
+// From init: what() becomes the init error.
+class StatusError : public std::runtime_error {
+ public:
+  StatusError(airlock_status status, const std::string& message)
+      : std::runtime_error(message), status_(status) {}
+  airlock_status status() const noexcept { return status_; }
+
+ private:
+  airlock_status status_;
+};
+
+// A tool's return value that becomes one text content block.
+struct Text {
+  std::string text;
+};
+
+// A tool as airlock_tool_def has it; every JSON field is JSON text. The host
+// copies all of it during registration.
+struct ToolDef {
+  std::string_view name{};
+  std::string_view title{};
+  std::string_view description{};
+  std::string_view input_schema{};
+  std::string_view output_schema{};
+  std::string_view annotations{};
+  std::uint32_t flags = 0;
+};
+
+struct SanitizerDef {
+  std::string_view name{};
+  std::string_view description{};
+};
+
+// The request a result sanitizer runs for; views borrowed for the hook's call.
+// A field the host's airlock_request_context does not cover is empty.
+struct RequestContext {
+  std::string_view protocol_version{};
+  std::string_view session_id{};
+  std::string_view caller{};
+  std::string_view request_id{};
+};
+
+// Parses `text` as a JSON object ("" counts as {}); throws std::invalid_argument
+// naming `what`, never the text.
+inline boost::json::object parse_object(std::string_view text, std::string_view what) {
+  if (text.empty()) return {};
+  boost::system::error_code ec;
+  boost::json::value value = boost::json::parse(text, ec);
+  if (ec || !value.is_object()) throw std::invalid_argument(std::string(what) + " is not a JSON object");
+  return std::move(value.get_object());
+}
+
+// Argument accessors whose errors read well as an isError message.
+inline std::string_view string_arg(const boost::json::object& args, std::string_view key) {
+  const boost::json::value* v = args.if_contains(key);
+  if (v == nullptr || !v->is_string())
+    throw std::invalid_argument("argument '" + std::string(key) + "' must be a string");
+  return v->get_string();
+}
+
+inline std::int64_t int_arg(const boost::json::object& args, std::string_view key) {
+  if (const boost::json::value* v = args.if_contains(key)) {
+    if (v->is_int64()) return v->get_int64();
+    if (v->is_uint64() && v->get_uint64() <= std::uint64_t{std::numeric_limits<std::int64_t>::max()})
+      return static_cast<std::int64_t>(v->get_uint64());
+    // JSON Schema's "integer" also admits 5.0.
+    if (v->is_double() && v->get_double() >= -9.0e18 && v->get_double() <= 9.0e18 &&
+        static_cast<double>(static_cast<std::int64_t>(v->get_double())) == v->get_double())
+      return static_cast<std::int64_t>(v->get_double());
+  }
+  throw std::invalid_argument("argument '" + std::string(key) + "' must be an integer");
+}
+
+// One tool invocation. Valid only inside the tool callable and only on its
+// thread, except is_cancelled, which is safe from any thread. The setters copy
+// and throw StatusError when the host refuses (e.g. a second set_structured).
+class Call {
+ public:
+  Call(const airlock_host_api& host, airlock_plugin_ctx* ctx, airlock_call* call) noexcept
+      : host_(&host), ctx_(ctx), call_(call) {}
+
+  bool is_cancelled() const noexcept { return host_->is_cancelled(call_) != 0; }
+  void throw_if_cancelled() const {
+    if (is_cancelled()) throw Cancelled{};
+  }
+  void add_text(std::string_view text) { check(host_->result_add_text(call_, to_str(text)), "result_add_text"); }
+  void set_structured(const boost::json::object& payload) {
+    const std::string json = boost::json::serialize(payload);
+    check(host_->result_set_structured(call_, to_str(json)), "result_set_structured");
+  }
+  // The whole CallToolResult; replaces anything set before.
+  void set_json(const boost::json::object& result) {
+    const std::string json = boost::json::serialize(result);
+    check(host_->result_set_json(call_, to_str(json)), "result_set_json");
+  }
+  void set_error(std::string_view message) { check(host_->result_set_error(call_, to_str(message)), "result_set_error"); }
+  // Goes to the operator's log; never put result data here.
+  void log(airlock_log_level level, std::string_view message) const noexcept {
+    host_->log(ctx_, level, to_str(message));
+  }
+  airlock_call* raw() const noexcept { return call_; }
+
+ private:
+  static void check(airlock_status status, const char* what) {
+    if (status != AIRLOCK_STATUS_OK)
+      throw StatusError(status, std::string(what) + " failed with status " + std::to_string(status));
+  }
+  const airlock_host_api* host_;
+  airlock_plugin_ctx* ctx_;
+  airlock_call* call_;
+};
+
+// What a barrier caught, for its handler.
+struct Caught {
+  enum class Kind { cancelled, status_error, std_exception, unknown } kind;
+  airlock_status status; // StatusError's status; INTERNAL otherwise
+  const char* what;      // may hold plugin data: handlers decide whether to show it
+};
+
+// Runs `body` (returning airlock_status) and turns anything it throws into the
+// status that `handler(Caught)` returns. The handler must be noexcept, so
+// nothing, C++ or not, leaves a barrier.
+template <class Body, class Handler>
+airlock_status barrier(Body&& body, Handler&& handler) noexcept {
+  static_assert(std::is_nothrow_invocable_r_v<airlock_status, Handler&, Caught>,
+                "a barrier handler must be noexcept");
+  try {
+    return std::forward<Body>(body)();
+  } catch (const Cancelled&) {
+    return handler(Caught{Caught::Kind::cancelled, AIRLOCK_STATUS_CANCELLED, "cancelled"});
+  } catch (const StatusError& e) {
+    return handler(Caught{Caught::Kind::status_error, e.status(), e.what()});
+  } catch (const std::exception& e) {
+    return handler(Caught{Caught::Kind::std_exception, AIRLOCK_STATUS_INTERNAL, e.what()});
+  } catch (...) {
+    return handler(Caught{Caught::Kind::unknown, AIRLOCK_STATUS_INTERNAL, "unknown error"});
+  }
+}
+
+namespace detail {
+
+using ToolFn = std::function<void(const boost::json::object&, Call&)>;
+using TextFn = std::function<std::optional<std::string>(std::string_view)>;
+using ResultFn = std::function<std::optional<boost::json::object>(
+    const RequestContext&, std::string_view, const boost::json::object&, boost::json::object)>;
+
+struct PluginState;
+template <class Fn>
+struct Entry {
+  const PluginState* state;
+  std::string name;
+  Fn fn;
+};
+
+// The plugin's heap object: plugin_data of airlock_plugin_info.
+struct PluginState {
+  const airlock_host_api* host = nullptr;
+  airlock_plugin_ctx* ctx = nullptr;
+  bool info_accepted = false;
+  airlock_status first_failure = AIRLOCK_STATUS_OK;
+  std::vector<std::unique_ptr<Entry<ToolFn>>> tools{};
+  std::vector<std::unique_ptr<Entry<TextFn>>> text_sanitizers{};
+  std::vector<std::unique_ptr<Entry<ResultFn>>> result_sanitizers{};
+};
+
+inline void destroy(void* plugin_data) noexcept { delete static_cast<PluginState*>(plugin_data); }
+
+// Joins `parts` into one log line; on allocation failure logs the first part.
+inline void log_noexcept(const PluginState& s, airlock_log_level level,
+                         std::initializer_list<std::string_view> parts) noexcept {
+  try {
+    std::string message;
+    for (std::string_view part : parts) message += part;
+    s.host->log(s.ctx, level, to_str(message));
+  } catch (...) {
+    s.host->log(s.ctx, level, to_str(*parts.begin()));
+  }
+}
+
+inline airlock_status failure(airlock_status s) noexcept {
+  return s == AIRLOCK_STATUS_OK || s == AIRLOCK_STATUS_UNCHANGED ? AIRLOCK_STATUS_INTERNAL : s;
+}
+
+inline airlock_status on_call(void* tool_data, airlock_call* raw, airlock_str arguments) noexcept {
+  const auto* tool = static_cast<const Entry<ToolFn>*>(tool_data);
+  const PluginState& s = *tool->state;
+  Call call(*s.host, s.ctx, raw);
+  return barrier(
+      [&] {
+        const boost::json::object args = parse_object(to_view(arguments), "arguments");
+        tool->fn(args, call);
+        return AIRLOCK_STATUS_OK;
+      },
+      [&](Caught c) noexcept -> airlock_status {
+        if (c.kind == Caught::Kind::cancelled) return AIRLOCK_STATUS_CANCELLED;
+        if (c.kind == Caught::Kind::status_error && c.status != AIRLOCK_STATUS_TOOL_ERROR) {
+          log_noexcept(s, AIRLOCK_LOG_WARN, {tool->name, ": ", c.what});
+          return failure(c.status);
+        }
+        s.host->result_set_error(raw, to_str(c.what));
+        return AIRLOCK_STATUS_TOOL_ERROR;
+      });
+}
+
+// Sanitizer failures are logged without the exception text: it may quote the
+// very input the sanitizer exists to withhold.
+inline airlock_status sanitizer_failed(const PluginState& s, const std::string& name) noexcept {
+  log_noexcept(s, AIRLOCK_LOG_ERROR, {name, ": sanitizer threw; its message is withheld as it may quote the input"});
+  return AIRLOCK_STATUS_INTERNAL;
+}
+
+inline airlock_status on_text(void* data, airlock_str text, airlock_text_writer* out) noexcept {
+  const auto* e = static_cast<const Entry<TextFn>*>(data);
+  return barrier(
+      [&] {
+        const std::string_view input = to_view(text);
+        const std::optional<std::string> output = e->fn(input);
+        if (!output || *output == input) return AIRLOCK_STATUS_UNCHANGED;
+        return e->state->host->text_write(out, to_str(*output));
+      },
+      [&](Caught) noexcept { return sanitizer_failed(*e->state, e->name); });
+}
+
+inline RequestContext read_context(const airlock_request_context* c) noexcept {
+  RequestContext r;
+  if (c == nullptr) return r;
+  auto covers = [c](std::size_t offset) { return c->struct_size >= offset + sizeof(airlock_str); };
+  if (covers(offsetof(airlock_request_context, protocol_version))) r.protocol_version = to_view(c->protocol_version);
+  if (covers(offsetof(airlock_request_context, session_id))) r.session_id = to_view(c->session_id);
+  if (covers(offsetof(airlock_request_context, caller))) r.caller = to_view(c->caller);
+  if (covers(offsetof(airlock_request_context, request_id))) r.request_id = to_view(c->request_id);
+  return r;
+}
+
+inline airlock_status on_result(void* data, const airlock_request_context* context, airlock_str tool_name,
+                                airlock_str arguments, airlock_str result, airlock_result_writer* out) noexcept {
+  const auto* e = static_cast<const Entry<ResultFn>*>(data);
+  return barrier(
+      [&] {
+        std::optional<boost::json::object> replaced =
+            e->fn(read_context(context), to_view(tool_name), parse_object(to_view(arguments), "arguments"),
+                  parse_object(to_view(result), "result"));
+        if (!replaced) return AIRLOCK_STATUS_UNCHANGED;
+        const std::string json = boost::json::serialize(*replaced);
+        return e->state->host->result_write(out, to_str(json));
+      },
+      [&](Caught) noexcept { return sanitizer_failed(*e->state, e->name); });
+}
+
+inline void deliver(Call& call, Text&& t) { call.add_text(t.text); }
+inline void deliver(Call& call, boost::json::object&& o) { call.set_structured(o); }
+inline void deliver(Call& call, boost::json::value&& v) {
+  if (v.is_object()) {
+    call.set_structured(v.get_object());
+  } else if (v.is_string()) {
+    call.add_text(v.get_string());
+  } else if (!v.is_null()) {
+    throw std::logic_error("the tool returned JSON that is not an object, a string or null");
+  }
+}
+
+}  // namespace detail
+
+// The registrar handed to the AIRLOCK_PLUGIN body; use it only inside that
+// body, on the loading thread. Each registering member returns the host's
+// status; the first failure is what airlock_plugin_init returns.
+class Plugin {
+ public:
+  explicit Plugin(detail::PluginState& state) noexcept : s_(&state) {}
+
+  // Names the plugin; must come first (set_plugin_info).
+  airlock_status info(std::string_view name, std::string_view version = {}, std::string_view description = {}) {
+    airlock_plugin_info info{};
+    info.struct_size = sizeof info;
+    info.name = to_str(name);
+    info.version = to_str(version);
+    info.description = to_str(description);
+    info.plugin_data = s_;
+    info.on_destroy = &detail::destroy;
+    const airlock_status status = s_->host->set_plugin_info(s_->ctx, &info);
+    if (status == AIRLOCK_STATUS_OK) s_->info_accepted = true;
+    return record(status);
+  }
+
+  // [plugin."<name>"] of the host's config as JSON; {} when absent. Only
+  // after info(). Throws std::invalid_argument if the host sent no object.
+  boost::json::object config() const { return parse_object(to_view(s_->host->get_config(s_->ctx)), "config"); }
+
+  template <class Fn>
+  airlock_status tool(const ToolDef& def, Fn fn) {
+    using R = std::invoke_result_t<const Fn&, const boost::json::object&, Call&>;
+    auto entry = std::make_unique<detail::Entry<detail::ToolFn>>();
+    entry->state = s_;
+    entry->name = std::string(def.name);
+    entry->fn = [fn = std::move(fn)](const boost::json::object& args, Call& call) {
+      if constexpr (std::is_void_v<R>) {
+        fn(args, call);
+      } else {
+        detail::deliver(call, fn(args, call));
+      }
+    };
+    airlock_tool_def raw{};
+    raw.struct_size = sizeof raw;
+    raw.name = to_str(def.name);
+    raw.title = to_str(def.title);
+    raw.description = to_str(def.description);
+    raw.input_schema = to_str(def.input_schema);
+    raw.output_schema = to_str(def.output_schema);
+    raw.annotations = to_str(def.annotations);
+    raw.flags = def.flags;
+    raw.tool_data = entry.get();
+    raw.on_call = &detail::on_call;
+    s_->tools.push_back(std::move(entry));
+    return raw_tool(raw);
+  }
+
+  // `fn(std::string_view text) const -> std::optional<std::string>`: nullopt
+  // (or the same text) means unchanged. Must not block.
+  template <class Fn>
+  airlock_status text_sanitizer(const SanitizerDef& def, Fn fn) {
+    auto entry = std::make_unique<detail::Entry<detail::TextFn>>();
+    entry->state = s_;
+    entry->name = std::string(def.name);
+    entry->fn = std::move(fn);
+    airlock_sanitizer_def raw = sanitizer_def(def, entry.get());
+    raw.on_text = &detail::on_text;
+    s_->text_sanitizers.push_back(std::move(entry));
+    return raw_sanitizer(raw);
+  }
+
+  // `fn(const RequestContext&, std::string_view tool, const boost::json::object& args,
+  //     boost::json::object result) const -> std::optional<boost::json::object>`:
+  // nullopt means unchanged; else the complete replacement CallToolResult.
+  template <class Fn>
+  airlock_status result_sanitizer(const SanitizerDef& def, Fn fn) {
+    auto entry = std::make_unique<detail::Entry<detail::ResultFn>>();
+    entry->state = s_;
+    entry->name = std::string(def.name);
+    entry->fn = std::move(fn);
+    airlock_sanitizer_def raw = sanitizer_def(def, entry.get());
+    raw.on_result = &detail::on_result;
+    s_->result_sanitizers.push_back(std::move(entry));
+    return raw_sanitizer(raw);
+  }
+
+  // The C registrations, for hooks written against airlock.h directly. The
+  // caller owns what tool_data / sanitizer_data point to.
+  airlock_status raw_tool(const airlock_tool_def& def) { return record(s_->host->register_tool(s_->ctx, &def)); }
+  airlock_status raw_sanitizer(const airlock_sanitizer_def& def) {
+    return record(s_->host->register_sanitizer(s_->ctx, &def));
+  }
+
+  void log(airlock_log_level level, std::string_view message) const noexcept {
+    s_->host->log(s_->ctx, level, to_str(message));
+  }
+  // The reason the host prints when init fails; a thrown exception sets it too.
+  void set_init_error(std::string_view message) const noexcept { s_->host->set_init_error(s_->ctx, to_str(message)); }
+
+  const airlock_host_api& host() const noexcept { return *s_->host; }
+  airlock_plugin_ctx* ctx() const noexcept { return s_->ctx; }
+
+ private:
+  airlock_status record(airlock_status status) noexcept {
+    if (status != AIRLOCK_STATUS_OK && s_->first_failure == AIRLOCK_STATUS_OK) s_->first_failure = status;
+    return status;
+  }
+  static airlock_sanitizer_def sanitizer_def(const SanitizerDef& def, void* data) noexcept {
+    airlock_sanitizer_def raw{};
+    raw.struct_size = sizeof raw;
+    raw.name = to_str(def.name);
+    raw.description = to_str(def.description);
+    raw.sanitizer_data = data;
+    return raw;
+  }
+  detail::PluginState* s_;
+};
+
+namespace detail {
+
+// The body of airlock_plugin_init: allocates the plugin's state, runs the
+// plugin's registrations in a barrier, and frees the state itself only when
+// the host never took it (set_plugin_info did not succeed).
+inline airlock_status run_init(const airlock_host_api* host, airlock_plugin_ctx* ctx,
+                               void (*body)(Plugin&)) noexcept {
+  if (host == nullptr || ctx == nullptr) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+  // A 1.x host's table always covers every 1.0 member; refuse anything less.
+  if (host->struct_size < offsetof(airlock_host_api, result_write) + sizeof host->result_write)
+    return AIRLOCK_STATUS_UNSUPPORTED;
+  auto* state = new (std::nothrow) PluginState{host, ctx};
+  if (state == nullptr) return AIRLOCK_STATUS_INTERNAL;
+  Plugin plugin(*state);
+  airlock_status status = barrier(
+      [&] {
+        body(plugin);
+        return state->first_failure;
+      },
+      [&](Caught c) noexcept {
+        host->set_init_error(ctx, to_str(c.what));
+        return failure(c.kind == Caught::Kind::status_error ? c.status : AIRLOCK_STATUS_INTERNAL);
+      });
+  if (status == AIRLOCK_STATUS_OK && !state->info_accepted) {
+    host->set_init_error(ctx, to_str("the plugin never named itself (call plugin.info first)"));
+    status = AIRLOCK_STATUS_INVALID_ARGUMENT;
+  }
+  if (!state->info_accepted) delete state;
+  return status;
+}
+
+}  // namespace detail
+}  // namespace airlock::sdk
+
+// Defines both entry points. The braces that follow are the body of a
+// function taking `airlock::sdk::Plugin& name`, run once on the loading thread.
+// The two definitions keep airlock.h's declarations (no noexcept, which would
+// change their C++ type); they only call the noexcept run_init.
+#define AIRLOCK_PLUGIN(name)                                                                       \
+  static void airlock_sdk_plugin_body(::airlock::sdk::Plugin& name);                               \
+  extern "C" AIRLOCK_PLUGIN_EXPORT uint32_t airlock_plugin_abi_version(void) { return AIRLOCK_ABI_VERSION; } \
+  extern "C" AIRLOCK_PLUGIN_EXPORT airlock_status airlock_plugin_init(const airlock_host_api* host,      \
+                                                                      airlock_plugin_ctx* ctx) {         \
+    return ::airlock::sdk::detail::run_init(host, ctx, &airlock_sdk_plugin_body);                  \
+  }                                                                                                \
+  static void airlock_sdk_plugin_body(::airlock::sdk::Plugin& name)
+
+#endif  // AIRLOCK_AIRLOCK_HPP

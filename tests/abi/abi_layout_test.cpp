@@ -1,0 +1,137 @@
+// abi_layout_test.cpp — pins the released ABI 1.0 as data: every offset, size,
+// signature and number of airlock.h, for x86_64 LP64. A failure here means a
+// change broke plugins already built; grow structs at their end instead.
+#include <airlock/airlock.h>
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <type_traits>
+
+#if !defined(__x86_64__) || !defined(__LP64__)
+#error "these layout pins are for x86_64 LP64"
+#endif
+
+#define AIRLOCK_PIN(type, member, offset) \
+  static_assert(offsetof(type, member) == (offset), #type "." #member " moved")
+#define AIRLOCK_PIN_TYPE(type, member, ...) \
+  static_assert(std::is_same_v<decltype(type::member), __VA_ARGS__>, #type "." #member " changed type")
+
+static_assert(sizeof(airlock_str) == 16);
+AIRLOCK_PIN(airlock_str, ptr, 0);
+AIRLOCK_PIN(airlock_str, len, 8);
+
+static_assert(sizeof(airlock_plugin_info) == 72);
+AIRLOCK_PIN(airlock_plugin_info, struct_size, 0);
+AIRLOCK_PIN(airlock_plugin_info, name, 8);
+AIRLOCK_PIN(airlock_plugin_info, version, 24);
+AIRLOCK_PIN(airlock_plugin_info, description, 40);
+AIRLOCK_PIN(airlock_plugin_info, plugin_data, 56);
+AIRLOCK_PIN(airlock_plugin_info, on_destroy, 64);
+AIRLOCK_PIN_TYPE(airlock_plugin_info, on_destroy, void (*)(void*));
+
+static_assert(sizeof(airlock_tool_def) == 128);
+AIRLOCK_PIN(airlock_tool_def, struct_size, 0);
+AIRLOCK_PIN(airlock_tool_def, name, 8);
+AIRLOCK_PIN(airlock_tool_def, title, 24);
+AIRLOCK_PIN(airlock_tool_def, description, 40);
+AIRLOCK_PIN(airlock_tool_def, input_schema, 56);
+AIRLOCK_PIN(airlock_tool_def, output_schema, 72);
+AIRLOCK_PIN(airlock_tool_def, annotations, 88);
+AIRLOCK_PIN(airlock_tool_def, flags, 104);
+AIRLOCK_PIN(airlock_tool_def, tool_data, 112);
+AIRLOCK_PIN(airlock_tool_def, on_call, 120);
+AIRLOCK_PIN_TYPE(airlock_tool_def, on_call, airlock_status (*)(void*, airlock_call*, airlock_str));
+
+static_assert(sizeof(airlock_sanitizer_def) == 64);
+AIRLOCK_PIN(airlock_sanitizer_def, struct_size, 0);
+AIRLOCK_PIN(airlock_sanitizer_def, name, 8);
+AIRLOCK_PIN(airlock_sanitizer_def, description, 24);
+AIRLOCK_PIN(airlock_sanitizer_def, sanitizer_data, 40);
+AIRLOCK_PIN(airlock_sanitizer_def, on_text, 48);
+AIRLOCK_PIN(airlock_sanitizer_def, on_result, 56);
+AIRLOCK_PIN_TYPE(airlock_sanitizer_def, on_text, airlock_status (*)(void*, airlock_str, airlock_text_writer*));
+AIRLOCK_PIN_TYPE(airlock_sanitizer_def, on_result,
+                 airlock_status (*)(void*, const airlock_request_context*, airlock_str, airlock_str, airlock_str,
+                                    airlock_result_writer*));
+
+static_assert(sizeof(airlock_request_context) == 72);
+AIRLOCK_PIN(airlock_request_context, struct_size, 0);
+AIRLOCK_PIN(airlock_request_context, protocol_version, 8);
+AIRLOCK_PIN(airlock_request_context, session_id, 24);
+AIRLOCK_PIN(airlock_request_context, caller, 40);
+AIRLOCK_PIN(airlock_request_context, request_id, 56);
+
+static_assert(sizeof(airlock_host_api) == 112);
+AIRLOCK_PIN(airlock_host_api, struct_size, 0);
+AIRLOCK_PIN(airlock_host_api, abi_version, 4);
+AIRLOCK_PIN(airlock_host_api, set_plugin_info, 8);
+AIRLOCK_PIN(airlock_host_api, get_config, 16);
+AIRLOCK_PIN(airlock_host_api, register_tool, 24);
+AIRLOCK_PIN(airlock_host_api, register_sanitizer, 32);
+AIRLOCK_PIN(airlock_host_api, set_init_error, 40);
+AIRLOCK_PIN(airlock_host_api, log, 48);
+AIRLOCK_PIN(airlock_host_api, result_set_structured, 56);
+AIRLOCK_PIN(airlock_host_api, result_add_text, 64);
+AIRLOCK_PIN(airlock_host_api, result_set_json, 72);
+AIRLOCK_PIN(airlock_host_api, result_set_error, 80);
+AIRLOCK_PIN(airlock_host_api, is_cancelled, 88);
+AIRLOCK_PIN(airlock_host_api, text_write, 96);
+AIRLOCK_PIN(airlock_host_api, result_write, 104);
+AIRLOCK_PIN_TYPE(airlock_host_api, set_plugin_info, airlock_status (*)(airlock_plugin_ctx*, const airlock_plugin_info*));
+AIRLOCK_PIN_TYPE(airlock_host_api, get_config, airlock_str (*)(airlock_plugin_ctx*));
+AIRLOCK_PIN_TYPE(airlock_host_api, register_tool, airlock_status (*)(airlock_plugin_ctx*, const airlock_tool_def*));
+AIRLOCK_PIN_TYPE(airlock_host_api, register_sanitizer,
+                 airlock_status (*)(airlock_plugin_ctx*, const airlock_sanitizer_def*));
+AIRLOCK_PIN_TYPE(airlock_host_api, set_init_error, void (*)(airlock_plugin_ctx*, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, log, void (*)(airlock_plugin_ctx*, airlock_log_level, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, result_set_structured, airlock_status (*)(airlock_call*, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, result_add_text, airlock_status (*)(airlock_call*, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, result_set_json, airlock_status (*)(airlock_call*, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, result_set_error, airlock_status (*)(airlock_call*, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, is_cancelled, int32_t (*)(const airlock_call*));
+AIRLOCK_PIN_TYPE(airlock_host_api, text_write, airlock_status (*)(airlock_text_writer*, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, result_write, airlock_status (*)(airlock_result_writer*, airlock_str));
+
+static_assert(std::is_same_v<airlock_status, std::int32_t>);
+static_assert(std::is_same_v<airlock_log_level, std::int32_t>);
+static_assert(std::is_same_v<decltype(airlock_plugin_abi_version), std::uint32_t()>);
+static_assert(std::is_same_v<decltype(airlock_plugin_init), airlock_status(const airlock_host_api*, airlock_plugin_ctx*)>);
+
+TEST(AbiLayout, VersionIsOnePointZero) {
+  EXPECT_EQ(AIRLOCK_ABI_VERSION, 0x00010000u);
+  EXPECT_EQ(AIRLOCK_ABI_VERSION_MAJOR, 1);
+  EXPECT_EQ(AIRLOCK_ABI_VERSION_MINOR, 0);
+  EXPECT_TRUE((std::is_same_v<std::remove_cv_t<decltype(AIRLOCK_ABI_VERSION)>, std::uint32_t>));
+}
+
+TEST(AbiLayout, StatusValuesNeverChange) {
+  EXPECT_EQ(AIRLOCK_STATUS_OK, 0);
+  EXPECT_EQ(AIRLOCK_STATUS_UNCHANGED, 1);
+  EXPECT_EQ(AIRLOCK_STATUS_TOOL_ERROR, 2);
+  EXPECT_EQ(AIRLOCK_STATUS_CANCELLED, 3);
+  EXPECT_EQ(AIRLOCK_STATUS_INVALID_ARGUMENT, 4);
+  EXPECT_EQ(AIRLOCK_STATUS_ALREADY_SET, 5);
+  EXPECT_EQ(AIRLOCK_STATUS_INTERNAL, 6);
+  EXPECT_EQ(AIRLOCK_STATUS_UNSUPPORTED, 7);
+}
+
+TEST(AbiLayout, LogLevelsAndToolFlagsNeverChange) {
+  EXPECT_EQ(AIRLOCK_LOG_TRACE, 0);
+  EXPECT_EQ(AIRLOCK_LOG_DEBUG, 1);
+  EXPECT_EQ(AIRLOCK_LOG_INFO, 2);
+  EXPECT_EQ(AIRLOCK_LOG_WARN, 3);
+  EXPECT_EQ(AIRLOCK_LOG_ERROR, 4);
+  EXPECT_EQ(AIRLOCK_TOOL_REENTRANT, 1u);
+  EXPECT_EQ(AIRLOCK_TOOL_CANCELLABLE, 2u);
+}
+
+// The pins above are compile-time; this keeps them visible in test output.
+TEST(AbiLayout, StructSizesMatchTheReleasedLayout) {
+  EXPECT_EQ(sizeof(airlock_str), 16u);
+  EXPECT_EQ(sizeof(airlock_plugin_info), 72u);
+  EXPECT_EQ(sizeof(airlock_tool_def), 128u);
+  EXPECT_EQ(sizeof(airlock_sanitizer_def), 64u);
+  EXPECT_EQ(sizeof(airlock_request_context), 72u);
+  EXPECT_EQ(sizeof(airlock_host_api), 112u);
+}

@@ -1,0 +1,91 @@
+// fake_host.hpp — an in-process airlock_host_api that records what a plugin
+// hands it, for tests that drive plugins without the real host. The opaque
+// handles of airlock.h are defined here as those records. Single-threaded.
+#pragma once
+
+#include <airlock/airlock.h>
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// The opaque handles, defined here as the fake host's records.
+struct airlock_plugin_ctx {
+  std::string config = "{}";
+  bool named = false;
+  airlock_plugin_info info{};
+  std::string init_error;
+  std::vector<std::string> logs;
+  std::map<std::string, airlock_tool_def> tools;
+  std::map<std::string, airlock_sanitizer_def> sanitizers;
+};
+struct airlock_call {
+  bool cancelled = false;
+  std::vector<std::string> texts;
+  std::string structured;
+  std::string error;
+};
+struct airlock_text_writer {
+  std::string out;
+};
+struct airlock_result_writer {
+  std::string out;
+};
+
+namespace airlock::test {
+
+inline std::string text_of(airlock_str s) { return s.ptr == nullptr ? std::string() : std::string(s.ptr, s.len); }
+
+inline const airlock_host_api kFakeHost = [] {
+  airlock_host_api h{};
+  h.struct_size = sizeof h;
+  h.abi_version = AIRLOCK_ABI_VERSION;
+  h.set_plugin_info = [](airlock_plugin_ctx* ctx, const airlock_plugin_info* info) -> airlock_status {
+    if (ctx->named) return AIRLOCK_STATUS_ALREADY_SET;
+    if (info->name.len == 0) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    ctx->named = true;
+    ctx->info = *info;
+    return AIRLOCK_STATUS_OK;
+  };
+  h.get_config = [](airlock_plugin_ctx* ctx) { return airlock_str{ctx->config.data(), ctx->config.size()}; };
+  h.register_tool = [](airlock_plugin_ctx* ctx, const airlock_tool_def* def) -> airlock_status {
+    if (text_of(def->name).starts_with("reject.")) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    ctx->tools[text_of(def->name)] = *def;
+    return AIRLOCK_STATUS_OK;
+  };
+  h.register_sanitizer = [](airlock_plugin_ctx* ctx, const airlock_sanitizer_def* def) -> airlock_status {
+    ctx->sanitizers[text_of(def->name)] = *def;
+    return AIRLOCK_STATUS_OK;
+  };
+  h.set_init_error = [](airlock_plugin_ctx* ctx, airlock_str message) { ctx->init_error = text_of(message); };
+  h.log = [](airlock_plugin_ctx* ctx, airlock_log_level, airlock_str message) {
+    ctx->logs.push_back(text_of(message));
+  };
+  h.result_set_structured = [](airlock_call* call, airlock_str json) -> airlock_status {
+    if (!call->structured.empty()) return AIRLOCK_STATUS_ALREADY_SET;
+    call->structured = text_of(json);
+    return AIRLOCK_STATUS_OK;
+  };
+  h.result_add_text = [](airlock_call* call, airlock_str text) -> airlock_status {
+    call->texts.push_back(text_of(text));
+    return AIRLOCK_STATUS_OK;
+  };
+  h.result_set_json = [](airlock_call*, airlock_str) -> airlock_status { return AIRLOCK_STATUS_OK; };
+  h.result_set_error = [](airlock_call* call, airlock_str message) -> airlock_status {
+    call->error = text_of(message);
+    return AIRLOCK_STATUS_OK;
+  };
+  h.is_cancelled = [](const airlock_call* call) -> int32_t { return call->cancelled ? 1 : 0; };
+  h.text_write = [](airlock_text_writer* out, airlock_str piece) -> airlock_status {
+    out->out += text_of(piece);
+    return AIRLOCK_STATUS_OK;
+  };
+  h.result_write = [](airlock_result_writer* out, airlock_str json) -> airlock_status {
+    out->out = text_of(json);
+    return AIRLOCK_STATUS_OK;
+  };
+  return h;
+}();
+
+}  // namespace airlock::test
