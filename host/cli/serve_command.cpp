@@ -49,9 +49,10 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
   }
   announce(*loaded, "stdio");
 
+  DeadlineTimer timer;
   Executor executor(loaded->config.server.workers, loaded->config.server.queue_capacity);
   const ServerState state{loaded->config, *loaded->routes, executor, AIRLOCK_VERSION,
-                          build_tool_listing(*loaded->routes)};
+                          build_tool_listing(*loaded->routes), &timer};
   StdioTransport transport(STDIN_FILENO, STDOUT_FILENO, loaded->config.server.max_message_bytes);
   {
     Session session(state, [&transport](std::string message) { transport.write(message); });

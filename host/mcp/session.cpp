@@ -136,16 +136,16 @@ void Session::on_tools_call(jsonrpc::Message& m) {
   if (!route)
     return reply_error(m.id, jsonrpc::kInvalidParams, fmt::format("tools/call: unknown tool: {}", name->get_string()));
 
+  auto call = std::make_shared<InFlight>();
+  call->id = m.id;
   // A call with no arguments reaches the tool as {} (never null).
-  std::string arguments = "{}";
+  call->arguments = "{}";
   if (const auto* args = params->if_contains("arguments"); args && !args->is_null()) {
     if (!args->is_object())
       return reply_error(m.id, jsonrpc::kInvalidParams, "tools/call: params.arguments must be an object");
-    arguments = boost::json::serialize(*args);
+    call->arguments = boost::json::serialize(*args);
   }
 
-  auto call = std::make_shared<InFlight>();
-  call->id = m.id;
   const std::string key = boost::json::serialize(m.id);
   {
     std::lock_guard lock(calls_mutex_);
@@ -154,16 +154,20 @@ void Session::on_tools_call(jsonrpc::Message& m) {
       return reply_error(m.id, jsonrpc::kInvalidRequest,
                          fmt::format("invalid request: id {} is already in use by a call in flight", key));
   }
-  std::function<void()> job = [this, route, call, arguments = std::move(arguments)] {
-    run_call(*route, call, arguments);
-  };
+  // Scheduled before the job is queued, so the worker's finish() always has
+  // a deadline to cancel.
+  if (route->timeout_ms && server_.timer)
+    call->deadline = server_.timer->schedule(
+        DeadlineTimer::Clock::now() + std::chrono::milliseconds(*route->timeout_ms),
+        [this, route, call] { on_deadline(*route, call); });
+  std::function<void()> job = [this, route, call] { run_call(*route, call); };
   if (!server_.executor.try_submit(job)) {
     finish(call);
     reply_error(m.id, jsonrpc::kServerBusy, "server busy: too many tool calls queued; retry later");
   }
 }
 
-void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& call, const std::string& arguments) {
+void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& call) {
   // A call cancelled while it waited in the queue never starts.
   if (call->cancelled.load()) return finish(call);
 
@@ -174,20 +178,38 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
   {
     std::unique_lock<std::mutex> serial;
     if (!tool.reentrant()) serial = std::unique_lock(*tool.serial);
-    status = tool.on_call(tool.tool_data, &handle, borrow(arguments));
+    status = tool.on_call(tool.tool_data, &handle, borrow(call->arguments));
   }
   // The client asked not to hear about a cancelled call; whatever the tool
   // produced is dropped before any stage sees it.
   if (call->cancelled.load()) return finish(call);
 
+  if (call->answered.exchange(true)) return finish(call);  // the deadline answered first
+
   const RequestContext context{protocol_version_, "", "", boost::json::serialize(call->id)};
-  const std::string result = run_result_pipeline(route, ToolCallOutcome{status, std::move(handle.output)}, context,
-                                                 arguments);
+  const std::string result =
+      run_result_pipeline(route, ToolCallOutcome{status, std::move(handle.output)}, context, call->arguments);
   reply(call->id, result);
   finish(call);
 }
 
+// On the timer thread. The tool is told to stop (it sees the flag if it is
+// cancellable); the client gets a tool error now, not whenever the tool
+// returns. Host text, so it is the same for every call and leaks nothing,
+// and it still passes the chain like every result.
+void Session::on_deadline(const ToolRoute& route, const std::shared_ptr<InFlight>& call) {
+  if (call->cancelled.load() || call->answered.exchange(true)) return;
+  call->cancelled = true;
+  spdlog::warn("tool '{}': no result after {} ms; answering with a timeout error", route.tool->name,
+               *route.timeout_ms);
+  ToolCallOutcome outcome{AIRLOCK_STATUS_TOOL_ERROR, {}};
+  outcome.output.error_message = fmt::format("tool timed out after {} ms", *route.timeout_ms);
+  const RequestContext context{protocol_version_, "", "", boost::json::serialize(call->id)};
+  reply(call->id, run_result_pipeline(route, std::move(outcome), context, call->arguments));
+}
+
 void Session::finish(const std::shared_ptr<InFlight>& call) {
+  if (call->deadline && server_.timer) server_.timer->cancel(call->deadline);
   std::lock_guard lock(calls_mutex_);
   calls_.erase(boost::json::serialize(call->id));
   if (calls_.empty()) calls_done_.notify_all();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "config/host_config.hpp"
+#include "executor/deadline_timer.hpp"
 #include "executor/executor.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "pipeline/tool_routes.hpp"
@@ -28,6 +29,8 @@ struct ServerState {
   std::string version;  // airlock's, for serverInfo
   // tools/list entries, in tools/list order, built once at start.
   std::vector<boost::json::object> tool_listing;
+  // Fires timeout_ms deadlines; without one, timeouts are not enforced.
+  DeadlineTimer* timer = nullptr;
 };
 
 // Builds ServerState::tool_listing from the routes.
@@ -57,7 +60,11 @@ class Session {
  private:
   struct InFlight {
     boost::json::value id;
+    std::string arguments;  // as JSON text, what the tool and result sanitizers get
     std::atomic<bool> cancelled{false};
+    // Exactly one of the worker and the deadline answers a call.
+    std::atomic<bool> answered{false};
+    DeadlineTimer::Id deadline = 0;
   };
 
   void dispatch(jsonrpc::Message& message);
@@ -65,7 +72,8 @@ class Session {
   void on_tools_list(const jsonrpc::Message& m);
   void on_tools_call(jsonrpc::Message& m);
   void on_cancelled(const jsonrpc::Message& m);
-  void run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& call, const std::string& arguments);
+  void run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& call);
+  void on_deadline(const ToolRoute& route, const std::shared_ptr<InFlight>& call);
   void finish(const std::shared_ptr<InFlight>& call);
 
   void reply(const boost::json::value& id, std::string_view result_json);

@@ -1,6 +1,7 @@
 // Shared by the integration tests: the configs they start airlock with.
 #pragma once
 
+#include "canary.h"
 #include "mcp_stdio_client.hpp"
 #include "temp_config.hpp"
 #include "test_paths.hpp"
@@ -16,8 +17,10 @@ namespace airlock::test {
 
 // The canary fixture's marker: a tool result carrying it must never leak
 // when its chain fails, neither to the client nor to the log.
-inline constexpr std::string_view kCanary = "CANARY-7f3a9c";
-inline constexpr std::string_view kCanaryCore = "7f3a9c";
+// kCanaryCore is the part a partial leak would still show.
+inline constexpr std::string_view kCanary = AIRLOCK_CANARY;
+inline constexpr std::string_view kCanaryCore = kCanary.substr(kCanary.size() - 6);
+static_assert(kCanaryCore == "7f3a9c");
 
 // A config loading the first-party and example plugins plus the canary
 // fixture, with `rest` (chains and bindings) appended.
