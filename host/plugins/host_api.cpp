@@ -94,19 +94,22 @@ airlock_status set_plugin_info(airlock_plugin_ctx* ctx, const airlock_plugin_inf
       fail_registration(ctx, fmt::format("plugin name '{}' is not [a-z0-9._-]{{1,64}}", view(info.name)));
       return AIRLOCK_STATUS_INVALID_ARGUMENT;
     }
-    ctx->has_info = true;
-    ctx->name = view(info.name);
-    ctx->version = view(info.version);
-    ctx->description = view(info.description);
-    ctx->plugin_data = info.plugin_data;
-    ctx->logger = make_plugin_logger(ctx->name);
-    ctx->on_destroy = info.on_destroy;
+    std::string name(view(info.name));
     boost::json::object settings;
     if (ctx->config) {
-      auto it = ctx->config->plugin_settings.find(ctx->name);
+      auto it = ctx->config->plugin_settings.find(name);
       if (it != ctx->config->plugin_settings.end()) settings = it->second;
     }
     ctx->config_json = boost::json::serialize(settings);
+    ctx->logger = make_plugin_logger(name);
+    ctx->version = view(info.version);
+    ctx->description = view(info.description);
+    ctx->name = std::move(name);
+    // Taken last, after everything that can throw: the host calls
+    // on_destroy only for a plugin whose set_plugin_info returned OK.
+    ctx->plugin_data = info.plugin_data;
+    ctx->on_destroy = info.on_destroy;
+    ctx->has_info = true;
     return AIRLOCK_STATUS_OK;
   });
 }

@@ -1,6 +1,8 @@
 // Tool calls run concurrently with the session, and a cancelled call stops.
 #include "integration.hpp"
 
+#include <map>
+
 namespace airlock::test {
 namespace {
 
@@ -36,6 +38,33 @@ TEST(Concurrency, AnswersPingAndOtherCallsWhileASlowToolRuns) {
   EXPECT_EQ(slow, order.back()) << "the slow call must answer last";
   EXPECT_THAT(order, testing::Contains(ping));
   EXPECT_THAT(order, testing::Contains(echo));
+}
+
+TEST(Concurrency, AnswersEveryPipelinedCallExactlyOnce) {
+  TempConfig config(standard_config("[chains.default]\nsteps = [\"airlock.strip-control\"]\n"));
+  std::unique_ptr<McpStdioClient> client = start_initialized(config);
+  constexpr int kCalls = 200;
+  std::map<std::int64_t, std::string> expected;
+  std::string burst;
+  for (int i = 0; i < kCalls; ++i) {
+    const std::int64_t id = 1000 + i;
+    expected[id] = "call " + std::to_string(i);
+    burst += json::serialize(json::object{
+        {"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"},
+        {"params", {{"name", "example.echo"}, {"arguments", {{"text", expected[id]}}}}}});
+    burst += '\n';
+  }
+  ASSERT_TRUE(client->process().write(burst));
+  std::map<std::int64_t, int> answers;
+  for (int i = 0; i < kCalls; ++i) {
+    const std::optional<Message> m = client->next_message(5s);
+    ASSERT_TRUE(m) << "only " << i << " of " << kCalls << " answers";
+    const std::int64_t id = int_at(*m, "/id", -1);
+    ++answers[id];
+    EXPECT_EQ(expected[id], first_text(*m)) << m->line;
+  }
+  EXPECT_EQ(static_cast<std::size_t>(kCalls), answers.size());
+  for (const auto& [id, count] : answers) EXPECT_EQ(1, count) << "id " << id;
 }
 
 TEST(Cancellation, StopsACancellableToolAndSendsNoResponse) {
@@ -82,13 +111,24 @@ TEST(Cancellation, IgnoresCancelForAnUnknownRequest) {
   EXPECT_EQ("ok", first_text(echo)) << echo.line;
 }
 
-TEST(Cancellation, EndOfInputStopsARunningCall) {
+TEST(EndOfInput, StillAnswersCallsSentBeforeIt) {
+  // `printf '...' | airlock serve` must print every answer before exiting.
   TempConfig config(standard_config());
-  std::unique_ptr<McpStdioClient> client = start_initialized(config);
-  client->request("tools/call", {{"name", "canary.slow"}, {"arguments", {{"ms", 20000}}}});
-  std::this_thread::sleep_for(100ms);
-  EXPECT_EQ(0, client->finish(3s)) << "EOF must cancel in-flight calls; stderr:\n"
-                                   << client->stderr_text();
+  std::unique_ptr<McpStdioClient> client = serve(config.path());
+  client->send_line(
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"pipe","version":"0"}}})");
+  client->send_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  client->send_line(
+      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"canary.slow","arguments":{"ms":300}}})");
+  client->send_line(
+      R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"example.echo","arguments":{"text":"piped"}}})");
+  EXPECT_EQ(0, client->finish(3s)) << client->stderr_text();
+  const std::optional<Message> slow = client->wait_response(2, 0ms);
+  ASSERT_TRUE(slow) << "no answer to the slow call sent before EOF";
+  EXPECT_EQ("slept 300", first_text(*slow)) << slow->line;
+  const std::optional<Message> echo = client->wait_response(3, 0ms);
+  ASSERT_TRUE(echo) << "no answer to the echo sent before EOF";
+  EXPECT_EQ("piped", first_text(*echo)) << echo->line;
 }
 
 }  // namespace

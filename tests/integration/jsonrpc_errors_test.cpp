@@ -84,6 +84,16 @@ TEST_F(JsonRpcErrors, EchoesStringIdsOfErrorsExactly) {
   EXPECT_EQ(-32601, int_at(*m, "/error/code")) << m->line;
 }
 
+TEST_F(JsonRpcErrors, EchoesNumericIdsExactly) {
+  // 2^53 + 1 does not survive a round trip through a double.
+  for (const char* id : {"0", "-3", "9007199254740993"}) {
+    client_->send_line(std::string(R"({"jsonrpc":"2.0","id":)") + id + R"(,"method":"ping"})");
+    const std::optional<Message> m = client_->next_message(3s);
+    ASSERT_TRUE(m) << "no response to id " << id;
+    EXPECT_THAT(m->line, HasSubstr(std::string(R"("id":)") + id + ",")) << m->line;
+  }
+}
+
 TEST_F(JsonRpcErrors, SendsNothingForUnknownNotification) {
   client_->send_line(R"({"jsonrpc":"2.0","method":"notifications/whatever","params":{}})");
   client_->send_line(R"({"jsonrpc":"2.0","method":"foo/bar"})");

@@ -164,6 +164,24 @@ TEST(ToolsCall, KeepsNewlinesAndTabsThroughStripControl) {
   EXPECT_EQ("a\nb\tc", first_text(m)) << m.line;
 }
 
+TEST(ToolsCall, KeepsMultibyteUtf8ThroughStripControl) {
+  // U+2713 is E2 9C 93: two of its bytes look like C1 controls to a byte-wise
+  // filter. A real C1 control, U+0085 (C2 85), must still go.
+  TempConfig config(standard_config("[chains.default]\nsteps = [\"airlock.strip-control\"]\n"));
+  std::unique_ptr<McpStdioClient> client = start_initialized(config);
+  const Message m = client->call_tool(
+      "example.echo", json::object{{"text", "h\u00e9llo \u2713 \u65e5\u672c\u0085!"}});
+  EXPECT_EQ("h\u00e9llo \u2713 \u65e5\u672c!", first_text(m)) << m.line;
+}
+
+TEST(ToolsCall, EchoesALargeTextUnderTheMessageLimit) {
+  TempConfig config(standard_config("[chains.default]\nsteps = [\"airlock.strip-control\"]\n"));
+  std::unique_ptr<McpStdioClient> client = start_initialized(config);
+  const std::string text(60 * 1024, 'z');
+  const Message m = client->call_tool("example.echo", json::object{{"text", text}});
+  EXPECT_EQ(text, first_text(m)) << m.line.substr(0, 200);
+}
+
 TEST(ToolsCall, RejectsUnknownToolNamingIt) {
   TempConfig config(standard_config());
   std::unique_ptr<McpStdioClient> client = start_initialized(config);

@@ -263,7 +263,8 @@ typedef struct airlock_host_api {
 
   /* Names the plugin. Must be the first call of init. The host copies
    * `info`. Returns AIRLOCK_STATUS_OK, INVALID_ARGUMENT for a bad name, or
-   * ALREADY_SET. */
+   * ALREADY_SET. The host keeps `on_destroy` (and so will call it) only when
+   * this returns AIRLOCK_STATUS_OK. */
   airlock_status (*set_plugin_info)(airlock_plugin_ctx* ctx, const airlock_plugin_info* info);
 
   /* The plugin's own config table, [plugin."<name>"] of the host's TOML, as

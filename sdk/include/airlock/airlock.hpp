@@ -360,6 +360,8 @@ class Plugin {
 
   template <class Fn>
   airlock_status tool(const ToolDef& def, Fn fn) {
+    static_assert(std::is_invocable_v<const Fn&, const boost::json::object&, Call&>,
+                  "a tool is R(const boost::json::object& args, airlock::sdk::Call& call) const");
     using R = std::invoke_result_t<const Fn&, const boost::json::object&, Call&>;
     auto entry = std::make_unique<detail::Entry<detail::ToolFn>>();
     entry->state = s_;
@@ -390,6 +392,8 @@ class Plugin {
   // (or the same text) means unchanged. Must not block.
   template <class Fn>
   airlock_status text_sanitizer(const SanitizerDef& def, Fn fn) {
+    static_assert(std::is_invocable_r_v<std::optional<std::string>, const Fn&, std::string_view>,
+                  "a text sanitizer is std::optional<std::string>(std::string_view) const");
     auto entry = std::make_unique<detail::Entry<detail::TextFn>>();
     entry->state = s_;
     entry->name = std::string(def.name);
@@ -405,6 +409,10 @@ class Plugin {
   // nullopt means unchanged; else the complete replacement CallToolResult.
   template <class Fn>
   airlock_status result_sanitizer(const SanitizerDef& def, Fn fn) {
+    static_assert(std::is_invocable_r_v<std::optional<boost::json::object>, const Fn&, const RequestContext&,
+                                        std::string_view, const boost::json::object&, boost::json::object>,
+                  "a result sanitizer is std::optional<boost::json::object>(const RequestContext&, "
+                  "std::string_view, const boost::json::object&, boost::json::object) const");
     auto entry = std::make_unique<detail::Entry<detail::ResultFn>>();
     entry->state = s_;
     entry->name = std::string(def.name);
@@ -485,13 +493,15 @@ inline airlock_status run_init(const airlock_host_api* host, airlock_plugin_ctx*
 // function taking `airlock::sdk::Plugin& name`, run once on the loading thread.
 // The two definitions keep airlock.h's declarations (no noexcept, which would
 // change their C++ type); they only call the noexcept run_init.
-#define AIRLOCK_PLUGIN(name)                                                                       \
-  static void airlock_sdk_plugin_body(::airlock::sdk::Plugin& name);                               \
-  extern "C" AIRLOCK_PLUGIN_EXPORT uint32_t airlock_plugin_abi_version(void) { return AIRLOCK_ABI_VERSION; } \
-  extern "C" AIRLOCK_PLUGIN_EXPORT airlock_status airlock_plugin_init(const airlock_host_api* host,      \
-                                                                      airlock_plugin_ctx* ctx) {         \
-    return ::airlock::sdk::detail::run_init(host, ctx, &airlock_sdk_plugin_body);                  \
-  }                                                                                                \
+#define AIRLOCK_PLUGIN(name)                                                              \
+  static void airlock_sdk_plugin_body(::airlock::sdk::Plugin& name);                      \
+  extern "C" AIRLOCK_PLUGIN_EXPORT uint32_t airlock_plugin_abi_version(void) {            \
+    return AIRLOCK_ABI_VERSION;                                                           \
+  }                                                                                       \
+  extern "C" AIRLOCK_PLUGIN_EXPORT airlock_status airlock_plugin_init(                    \
+      const airlock_host_api* host, airlock_plugin_ctx* ctx) {                            \
+    return ::airlock::sdk::detail::run_init(host, ctx, &airlock_sdk_plugin_body);         \
+  }                                                                                       \
   static void airlock_sdk_plugin_body(::airlock::sdk::Plugin& name)
 
 #endif  // AIRLOCK_AIRLOCK_HPP
