@@ -236,6 +236,12 @@ class ConfigReader {
           server.page_size = static_cast<std::uint32_t>(*value);
       } else if (name == "mirror") {
         if (auto value = choice_value(node, path, kMirrors)) server.mirror = *value;
+      } else if (name == "max_result_bytes") {
+        if (auto value = integer_value(node, path, 1024, kNoUpperLimit))
+          server.max_result_bytes = static_cast<std::size_t>(*value);
+      } else if (name == "sanitizer_timeout_ms") {
+        if (auto value = integer_value(node, path, 1, 600'000))
+          server.sanitizer_timeout_ms = static_cast<std::uint32_t>(*value);
       } else {
         report_unknown_key(key, "server");
       }
@@ -361,6 +367,9 @@ class ConfigReader {
           binding.timeout_ms = static_cast<std::uint32_t>(*value);
       } else if (name == "mirror") {
         binding.mirror = choice_value(node, field, kMirrors);
+      } else if (name == "max_result_bytes") {
+        if (auto value = integer_value(node, field, 1024, kNoUpperLimit))
+          binding.max_result_bytes = static_cast<std::size_t>(*value);
       } else if (node.is_table()) {
         // [tools.acme.search] reads as tool "acme" with a key "search".
         report_unknown_key(key, path,

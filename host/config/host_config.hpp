@@ -40,6 +40,8 @@ struct ServerConfig {
   std::uint32_t queue_capacity = 1024;     // queued calls before "busy"
   std::uint32_t page_size = 100;           // tools/list page
   Mirror mirror = Mirror::text;
+  std::size_t max_result_bytes = 1u << 20;  // serialized CallToolResult; text is cut past it
+  std::uint32_t sanitizer_timeout_ms = 1000;  // one step; a slower step withholds the result
 };
 
 struct HttpConfig {
@@ -65,6 +67,7 @@ struct ToolBinding {
   std::optional<std::string> chain;      // chain name
   std::optional<std::uint32_t> timeout_ms;
   std::optional<Mirror> mirror;
+  std::optional<std::size_t> max_result_bytes;
   SourcePlace place;
   SourcePlace chain_place;
 };

@@ -140,10 +140,12 @@ void Session::on_tools_call(jsonrpc::Message& m) {
   call->id = m.id;
   // A call with no arguments reaches the tool as {} (never null).
   call->arguments = "{}";
-  if (const auto* args = params->if_contains("arguments"); args && !args->is_null()) {
+  call->arguments_value = boost::json::object{};
+  if (auto* args = m.params.get_object().if_contains("arguments"); args && !args->is_null()) {
     if (!args->is_object())
       return reply_error(m.id, jsonrpc::kInvalidParams, "tools/call: params.arguments must be an object");
     call->arguments = boost::json::serialize(*args);
+    call->arguments_value = std::move(*args);
   }
 
   const std::string key = boost::json::serialize(m.id);
@@ -172,6 +174,16 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
   if (call->cancelled.load()) return finish(call);
 
   const Tool& tool = *route.tool;
+  const RequestContext context{protocol_version_, "", "", boost::json::serialize(call->id)};
+
+  // Arguments that fail the inputSchema never reach the tool; the client
+  // gets host text naming the schema location and keyword, through the chain.
+  if (auto invalid = tool.input_validator->validate(call->arguments_value)) {
+    if (!call->answered.exchange(true))
+      reply(call->id, run_invalid_arguments_pipeline(route, invalid->describe(), context, call->arguments));
+    return finish(call);
+  }
+
   airlock_call handle;
   handle.cancelled = &call->cancelled;
   airlock_status status;
@@ -186,7 +198,6 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
 
   if (call->answered.exchange(true)) return finish(call);  // the deadline answered first
 
-  const RequestContext context{protocol_version_, "", "", boost::json::serialize(call->id)};
   const std::string result =
       run_result_pipeline(route, ToolCallOutcome{status, std::move(handle.output)}, context, call->arguments);
   reply(call->id, result);

@@ -60,6 +60,7 @@ class Session {
  private:
   struct InFlight {
     boost::json::value id;
+    boost::json::value arguments_value;  // parsed, for input validation
     std::string arguments;  // as JSON text, what the tool and result sanitizers get
     std::atomic<bool> cancelled{false};
     // Exactly one of the worker and the deadline answers a call.

@@ -1,34 +1,53 @@
 // The result pipeline. Every tool result a client sees passes these stages,
 // in this order, each one function below:
 //
-//   1. check_payload      what the tool left is a tool result, or an error
-//                         result the host writes; nothing else goes on
-//   2. sanitize           the tool's chain; any failure withholds the result
-//   3. mirror             structuredContent -> a text block, when asked
-//   4. envelope           the CallToolResult the protocol defines
-//   5. serialize
+//   1. check_payload     what the tool left is a tool result, or an error
+//                        result the host writes; nothing else goes on
+//   2. sanitize          the tool's chain; any failure, or output that is not
+//                        valid UTF-8, withholds the whole result
+//   3. validate_output   structuredContent against the outputSchema, after
+//                        the chain, so a sanitizer that breaks it is caught
+//   4. mirror            structuredContent -> a text block, when asked
+//   5. envelope          untrusted text framed, isError and _meta settled
+//   6. fit_budget        cut text leaves to the byte budget, or withhold
+//   7. serialize         (done by fit_budget: it had to measure anyway)
 //
-// Output-schema validation (after 2, so a sanitizer that breaks the schema
-// is caught) and byte budgets (after 4) join this list with the pipeline
-// issue. Host-written errors enter at stage 1 and pass the chain like any
-// tool output, so a sanitizer sees every result a client will see.
+// Host-written errors (tool failures, invalid arguments, timeouts) enter at
+// stage 1 and pass the chain like any tool output, so a sanitizer sees
+// every result a client will see. A withheld result is replaced by fixed
+// text; the operator's log names the tool, the stage and the reason, never
+// the data.
 #include "pipeline/result_pipeline.hpp"
 
+#include "pipeline/schema_validator.hpp"
 #include "pipeline/tool_result_shape.hpp"
+#include "plugins/host_api.hpp"
+#include "util/utf8.hpp"
 
 #include <boost/json/serialize.hpp>
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
+
+#include <algorithm>
 
 namespace airlock::host {
 namespace {
 
 boost::json::object error_result(std::string_view text) {
   return boost::json::object{
-      {"content", boost::json::array{boost::json::object{{"type", "text"}, {"text", text}}}},
-      {"isError", true}};
+      {"content", boost::json::array{boost::json::object{{"type", "text"}, {"text", text}}}}, {"isError", true}};
 }
 
-boost::json::object withheld_result() { return error_result(kWithheldText); }
+bool is_error(const boost::json::object& result) {
+  const auto* e = result.if_contains("isError");
+  return e && e->is_bool() && e->get_bool();
+}
+
+// Resolves an RFC 6901 pointer inside `root`; null when it names nothing.
+const boost::json::value* find_pointer(const boost::json::value& root, std::string_view pointer) {
+  boost::system::error_code ec;
+  return root.find_pointer(pointer, ec);
+}
 
 // Stage 1. A tool that returned OK must have set a result of the right
 // shape; a tool error becomes an isError result with the tool's message
@@ -48,11 +67,11 @@ std::optional<boost::json::object> check_payload(const Tool& tool, ToolCallOutco
 
   boost::json::object result;
   if (out.whole) {
-    result = std::move(*out.whole);
-    if (!out.content.empty()) {
-      spdlog::error("tool '{}': set both a whole result and text blocks; result withheld", tool.name);
+    if (!out.content.empty() || out.structured) {
+      spdlog::error("tool '{}': set a whole result and parts of one; result withheld", tool.name);
       return std::nullopt;
     }
+    result = std::move(*out.whole);
   } else if (!out.content.empty() || out.structured) {
     result.emplace("content", std::move(out.content));
     if (out.structured) result.emplace("structuredContent", std::move(*out.structured));
@@ -64,24 +83,86 @@ std::optional<boost::json::object> check_payload(const Tool& tool, ToolCallOutco
     spdlog::error("tool '{}': returned a malformed result ({}); result withheld", tool.name, *shape);
     return std::nullopt;
   }
+
+  // Untrusted structured fields are listed in _meta, where the chain (and
+  // then the client) sees them; the pointer must name a string.
+  if (!out.untrusted_fields.empty()) {
+    const auto* structured = result.if_contains("structuredContent");
+    boost::json::array labels;
+    for (const auto& field : out.untrusted_fields) {
+      const auto* target = structured ? find_pointer(*structured, field.pointer) : nullptr;
+      if (!target || !target->is_string()) {
+        spdlog::error("tool '{}': marked untrusted a pointer that names no string of structuredContent; "
+                      "result withheld",
+                      tool.name);
+        return std::nullopt;
+      }
+      labels.push_back(boost::json::object{{"pointer", field.pointer}, {"source", field.source}});
+    }
+    auto& meta = result["_meta"];
+    if (!meta.is_object()) meta = boost::json::object{};
+    meta.get_object()[kUntrustedMetaKey] = std::move(labels);
+  }
   return result;
+}
+
+// True when every string of `result` (keys included) is valid UTF-8.
+bool all_utf8(const boost::json::object& result) {
+  std::vector<const boost::json::value*> stack;
+  for (const auto& kv : result) {
+    if (!valid_utf8(kv.key())) return false;
+    stack.push_back(&kv.value());
+  }
+  while (!stack.empty()) {
+    const auto* v = stack.back();
+    stack.pop_back();
+    if (const auto* s = v->if_string()) {
+      if (!valid_utf8(*s)) return false;
+    } else if (const auto* a = v->if_array()) {
+      for (const auto& e : *a) stack.push_back(&e);
+    } else if (const auto* o = v->if_object()) {
+      for (const auto& kv : *o) {
+        if (!valid_utf8(kv.key())) return false;
+        stack.push_back(&kv.value());
+      }
+    }
+  }
+  return true;
 }
 
 // Stage 2. The log names the tool, the sanitizer and how it failed; never
 // the data, which is exactly what is being withheld.
 bool sanitize(const ToolRoute& route, boost::json::object& result, const RequestContext& context,
               std::string_view raw_arguments) {
-  if (!route.chain) return true;
-  const ChainCall call{context, route.tool->name, raw_arguments};
-  if (auto failure = route.chain->run(result, call)) {
-    spdlog::error("tool '{}': sanitizer '{}' (chain '{}') {}; result withheld", route.tool->name,
-                  failure->sanitizer, route.chain->name(), failure->reason);
+  if (route.chain) {
+    const ChainCall call{context, route.tool->name, raw_arguments, route.sanitizer_timeout};
+    if (auto failure = route.chain->run(result, call)) {
+      spdlog::error("tool '{}': sanitizer '{}' (chain '{}') {}; result withheld", route.tool->name,
+                    failure->sanitizer, route.chain->name(), failure->reason);
+      return false;
+    }
+  }
+  // JSON text must be UTF-8; a tool or a step that wrote other bytes wrote
+  // something no client can be handed as it is.
+  if (!all_utf8(result)) {
+    spdlog::error("tool '{}': result holds text that is not valid UTF-8; result withheld", route.tool->name);
     return false;
   }
   return true;
 }
 
-// Stage 3. The spec's backwards-compatible form: structured output also as
+// Stage 3. Errors carry no structured content to check; every other result
+// of a tool with an outputSchema must have one that matches.
+std::optional<std::string> validate_output(const ToolRoute& route, const boost::json::object& result) {
+  const Tool& tool = *route.tool;
+  if (!tool.output_validator || is_error(result)) return std::nullopt;
+  const auto* structured = result.if_contains("structuredContent");
+  if (!structured) return std::string("structuredContent is missing, and the tool declares an outputSchema");
+  if (auto failure = tool.output_validator->validate(*structured)) return failure->describe();
+  return std::nullopt;
+}
+
+// Stage 4. The spec's backwards-compatible form: structured output also as
 // serialized text, done here only, so it is never serialized twice.
 void mirror(const ToolRoute& route, boost::json::object& result) {
   if (route.mirror != Mirror::text) return;
@@ -93,22 +174,122 @@ void mirror(const ToolRoute& route, boost::json::object& result) {
   content.push_back(boost::json::object{{"type", "text"}, {"text", boost::json::serialize(*structured)}});
 }
 
-// Stage 4. isError is written only when true; _meta travels as the tool and
-// the chain left it (out-of-band data, never a secret channel).
+constexpr std::string_view kFrameClose = "</untrusted-data";
+constexpr std::string_view kFrameEnd = "\n</untrusted-data>";
+
+// The source of an untrusted text block, when the block is labelled so.
+const boost::json::string* untrusted_source(const boost::json::object& block) {
+  const auto* meta = block.if_contains("_meta");
+  const auto* label = meta && meta->is_object() ? meta->get_object().if_contains(kUntrustedMetaKey) : nullptr;
+  const auto* source = label && label->is_object() ? label->get_object().if_contains("source") : nullptr;
+  return source ? source->if_string() : nullptr;
+}
+
+std::string frame_untrusted(std::string_view source, std::string_view text) {
+  std::string framed = fmt::format("<untrusted-data source=\"{}\">\n", source);
+  // The text may not close the frame early: every closing tag inside it is
+  // written with an escaped slash.
+  for (std::size_t at = 0;;) {
+    const auto hit = text.find(kFrameClose, at);
+    framed.append(text.substr(at, hit == std::string_view::npos ? std::string_view::npos : hit - at));
+    if (hit == std::string_view::npos) break;
+    framed.append("<\\/untrusted-data");
+    at = hit + kFrameClose.size();
+  }
+  framed.append(kFrameEnd);
+  return framed;
+}
+
+// Stage 5. Untrusted text blocks get their frame (after the chain, so no
+// sanitizer escapes or strips it); isError is written only when true; _meta
+// travels as the tool and the chain left it: out-of-band data, never a
+// secret channel.
 void envelope(boost::json::object& result) {
-  if (auto* is_error = result.if_contains("isError"); is_error && !is_error->as_bool()) result.erase("isError");
+  for (auto& block : result["content"].as_array()) {
+    auto* b = block.if_object();
+    const auto* source = b ? untrusted_source(*b) : nullptr;
+    auto* text = b ? b->if_contains("text") : nullptr;
+    if (!source || !text || !text->is_string()) continue;
+    *text = frame_untrusted(*source, text->get_string());
+  }
+  if (auto* e = result.if_contains("isError"); e && !e->as_bool()) result.erase("isError");
+}
+
+// Stage 6 and 7. Serializes; when that is over the budget, cuts the longest
+// text blocks (marking each cut) until it fits. structuredContent is never
+// cut: a shape that no longer matches its schema is worse than no result.
+std::optional<std::string> fit_budget(const ToolRoute& route, boost::json::object& result) {
+  std::string out = boost::json::serialize(result);
+  if (out.size() <= route.max_result_bytes) return out;
+
+  const std::string marker = fmt::format("\n[cut by airlock: the result exceeds its {}-byte budget]",
+                                         route.max_result_bytes);
+  auto& content = result["content"].as_array();
+  // A few rounds at most: escaping makes the serialized size of a cut only
+  // roughly predictable, so each round measures again.
+  for (int round = 0; round < 8 && out.size() > route.max_result_bytes; ++round) {
+    boost::json::string* longest = nullptr;
+    bool framed = false;
+    for (auto& block : content) {
+      auto* b = block.if_object();
+      auto* t = b ? b->if_contains("text") : nullptr;
+      if (!t || !t->is_string() || (longest && t->get_string().size() <= longest->size())) continue;
+      longest = &t->get_string();
+      framed = untrusted_source(*b) != nullptr;
+    }
+    // An untrusted block is cut inside its frame, which stays whole.
+    const std::string_view tail = framed ? kFrameEnd : std::string_view();
+    if (!longest || longest->size() <= tail.size()) break;
+    const std::size_t body = longest->size() - tail.size();
+    const std::size_t excess = out.size() - route.max_result_bytes + marker.size();
+    std::size_t keep = body > excess ? body - excess : 0;
+    // Never split a UTF-8 sequence: back up to the start of a character.
+    while (keep > 0 && (static_cast<unsigned char>((*longest)[keep]) & 0xc0) == 0x80) --keep;
+    if (framed) keep = std::max(keep, std::string_view(*longest).find('\n') + 1);  // the frame's first line stays
+    std::string cut(longest->data(), keep);
+    cut.append(marker).append(tail);
+    if (cut.size() >= longest->size()) break;  // nothing left to gain here
+    *longest = cut;
+    auto& meta = result["_meta"];
+    if (!meta.is_object()) meta = boost::json::object{};
+    meta.get_object()["airlock/cut"] = true;
+    out = boost::json::serialize(result);
+  }
+  if (out.size() <= route.max_result_bytes) return out;
+  spdlog::error("tool '{}': result does not fit its {}-byte budget even with its text cut; result withheld",
+                route.tool->name, route.max_result_bytes);
+  return std::nullopt;
+}
+
+std::string run_stages(const ToolRoute& route, std::optional<boost::json::object> result,
+                       const RequestContext& context, std::string_view raw_arguments) {
+  const auto withheld = [] { return boost::json::serialize(error_result(kWithheldText)); };
+  if (!result) return withheld();
+  if (!sanitize(route, *result, context, raw_arguments)) return withheld();
+  if (auto invalid = validate_output(route, *result)) {
+    spdlog::error("tool '{}': output does not match its outputSchema ({}); result withheld", route.tool->name,
+                  *invalid);
+    return boost::json::serialize(
+        error_result(fmt::format("tool result withheld: its structured output does not match the tool's "
+                                 "outputSchema ({})",
+                                 *invalid)));
+  }
+  mirror(route, *result);
+  envelope(*result);
+  if (auto out = fit_budget(route, *result)) return std::move(*out);
+  return boost::json::serialize(error_result(kOverBudgetText));
 }
 
 }  // namespace
 
-std::string run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome,
-                                const RequestContext& context, std::string_view raw_arguments) {
-  auto result = check_payload(*route.tool, outcome);
-  if (!result) return boost::json::serialize(withheld_result());
-  if (!sanitize(route, *result, context, raw_arguments)) return boost::json::serialize(withheld_result());
-  mirror(route, *result);
-  envelope(*result);
-  return boost::json::serialize(*result);
+std::string run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
+                                std::string_view raw_arguments) {
+  return run_stages(route, check_payload(*route.tool, outcome), context, raw_arguments);
+}
+
+std::string run_invalid_arguments_pipeline(const ToolRoute& route, std::string_view failure,
+                                           const RequestContext& context, std::string_view raw_arguments) {
+  return run_stages(route, error_result(fmt::format("invalid arguments: {}", failure)), context, raw_arguments);
 }
 
 }  // namespace airlock::host

@@ -13,10 +13,10 @@
 
 namespace airlock::host {
 
-// The fixed text of every result withheld by a failing chain. It holds no
-// byte of the result, the exception or the sanitizer's output.
-inline constexpr std::string_view kWithheldText =
-    "tool result withheld: it did not pass the sanitizer chain";
+// The fixed texts of withheld results. None holds a byte of the result, of
+// an exception or of a sanitizer's output.
+inline constexpr std::string_view kWithheldText = "tool result withheld: it did not pass the sanitizer chain";
+inline constexpr std::string_view kOverBudgetText = "tool result withheld: it does not fit the result byte budget";
 
 struct ToolCallOutcome {
   airlock_status status = AIRLOCK_STATUS_INTERNAL;  // what on_call returned
@@ -24,7 +24,13 @@ struct ToolCallOutcome {
 };
 
 // Runs every stage and returns the serialized CallToolResult.
-std::string run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome,
-                                const RequestContext& context, std::string_view raw_arguments);
+std::string run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
+                                std::string_view raw_arguments);
+
+// The result for arguments that fail the tool's inputSchema: host text that
+// names the schema location and keyword only, sent through the same pipeline
+// (so the chain sees it) without the tool ever running.
+std::string run_invalid_arguments_pipeline(const ToolRoute& route, std::string_view failure,
+                                           const RequestContext& context, std::string_view raw_arguments);
 
 }  // namespace airlock::host

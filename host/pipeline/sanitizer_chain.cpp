@@ -133,10 +133,24 @@ SanitizerChain::SanitizerChain(std::string name, std::vector<const Sanitizer*> s
 }
 
 std::optional<ChainFailure> SanitizerChain::run(boost::json::object& result, const ChainCall& call) const {
+  using Clock = std::chrono::steady_clock;
   for (const auto& segment : segments_) {
+    const auto start = Clock::now();
     auto failure = segment.kind == SanitizerKind::text ? run_text_segment(segment.steps, result)
                                                        : run_result_step(*segment.steps.front(), result, call);
     if (failure) return failure;
+    // A step cannot be interrupted mid-call; what it can be is not trusted
+    // once it overran, so its output is withheld like any failure.
+    const auto elapsed = Clock::now() - start;
+    if (elapsed > call.step_timeout * static_cast<long>(segment.steps.size())) {
+      std::string names;
+      for (const Sanitizer* s : segment.steps) names += (names.empty() ? "" : "+") + s->name;
+      return ChainFailure{names, fmt::format("took {} ms, over its {} ms deadline",
+                                             std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count(),
+                                             std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                 call.step_timeout * static_cast<long>(segment.steps.size()))
+                                                 .count())};
+    }
   }
   return std::nullopt;
 }

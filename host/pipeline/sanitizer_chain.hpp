@@ -8,6 +8,7 @@
 
 #include <boost/json/object.hpp>
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,6 +28,10 @@ struct ChainCall {
   const RequestContext& context;
   std::string_view tool_name;
   std::string_view raw_arguments;  // the arguments as JSON text
+  // The longest one step may take; a run of fused text steps gets this much
+  // per step. Slower output is withheld, since a sanitizer that slow is not
+  // behaving as its contract says.
+  std::chrono::nanoseconds step_timeout = std::chrono::seconds(1);
 };
 
 class SanitizerChain {

@@ -50,8 +50,9 @@ Result<std::unique_ptr<ToolRoutes>> ToolRoutes::build(const Config& config, cons
   if (auto it = routes->chains_.find("default"); it != routes->chains_.end()) default_chain = &it->second;
 
   for (const Tool* tool : registry.tools()) {
-    ToolRoute route{tool, default_chain, config.server.mirror, std::nullopt};
-    bool chain_bound = false, mirror_bound = false, timeout_bound = false;
+    ToolRoute route{tool, default_chain, config.server.mirror, std::nullopt, config.server.max_result_bytes,
+                    std::chrono::milliseconds(config.server.sanitizer_timeout_ms)};
+    bool chain_bound = false, mirror_bound = false, timeout_bound = false, budget_bound = false;
     // Bindings are in file order; for each setting the first match wins.
     for (const auto& binding : config.tools) {
       if (!glob_match(binding.pattern, tool->name)) continue;
@@ -66,6 +67,10 @@ Result<std::unique_ptr<ToolRoutes>> ToolRoutes::build(const Config& config, cons
       if (binding.timeout_ms && !timeout_bound) {
         timeout_bound = true;
         route.timeout_ms = binding.timeout_ms;
+      }
+      if (binding.max_result_bytes && !budget_bound) {
+        budget_bound = true;
+        route.max_result_bytes = *binding.max_result_bytes;
       }
     }
     routes->routes_.emplace(tool->name, route);

@@ -7,6 +7,7 @@
 #include "plugins/plugin_registry.hpp"
 #include "util/error.hpp"
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -19,6 +20,8 @@ struct ToolRoute {
   const SanitizerChain* chain = nullptr;  // null: the tool runs with no chain
   Mirror mirror = Mirror::text;
   std::optional<std::uint32_t> timeout_ms;
+  std::size_t max_result_bytes = 1u << 20;
+  std::chrono::milliseconds sanitizer_timeout{1000};
 };
 
 class ToolRoutes {

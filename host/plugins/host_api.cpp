@@ -148,6 +148,23 @@ airlock_status register_tool(airlock_plugin_ctx* ctx, const airlock_tool_def* ra
       fail_registration(ctx, fmt::format("tool '{}': input_schema must have \"type\": \"object\"", tool.name));
       return AIRLOCK_STATUS_INVALID_ARGUMENT;
     }
+    // Compiled here, once: a schema the validator cannot fully check refuses
+    // the plugin rather than letting a call pass unchecked.
+    auto input_validator = SchemaValidator::compile(tool.input_schema);
+    if (!input_validator) {
+      fail_registration(ctx, fmt::format("tool '{}': input_schema: {}", tool.name, input_validator.error().message));
+      return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    }
+    tool.input_validator = std::move(*input_validator);
+    if (tool.output_schema) {
+      auto output_validator = SchemaValidator::compile(*tool.output_schema);
+      if (!output_validator) {
+        fail_registration(ctx,
+                          fmt::format("tool '{}': output_schema: {}", tool.name, output_validator.error().message));
+        return AIRLOCK_STATUS_INVALID_ARGUMENT;
+      }
+      tool.output_validator = std::move(*output_validator);
+    }
     tool.flags = def.flags;
     tool.tool_data = def.tool_data;
     tool.on_call = def.on_call;
@@ -246,6 +263,45 @@ airlock_status result_set_error(airlock_call* call, airlock_str message) noexcep
   });
 }
 
+// The label the host writes around untrusted text names its source, so the
+// source must not be able to break out of it.
+bool is_untrusted_source(std::string_view s) {
+  if (s.empty() || s.size() > 64) return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+          c == ':' || c == '@' || c == '/' || c == '-'))
+      return false;
+  return true;
+}
+
+// RFC 6901 syntax only ("" or "/..." with "~" followed by 0 or 1); whether
+// it names a string is checked on the final payload.
+bool is_json_pointer(std::string_view p) {
+  if (!p.empty() && p.front() != '/') return false;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (p[i] == '~' && (i + 1 >= p.size() || (p[i + 1] != '0' && p[i + 1] != '1'))) return false;
+  return true;
+}
+
+airlock_status result_add_untrusted_text(airlock_call* call, airlock_str source, airlock_str text) noexcept {
+  return guard([&] {
+    if (!is_untrusted_source(view(source))) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    call->output.content.push_back(boost::json::object{
+        {"type", "text"},
+        {"text", view(text)},
+        {"_meta", boost::json::object{{kUntrustedMetaKey, boost::json::object{{"source", view(source)}}}}}});
+    return AIRLOCK_STATUS_OK;
+  });
+}
+
+airlock_status result_mark_untrusted(airlock_call* call, airlock_str pointer, airlock_str source) noexcept {
+  return guard([&] {
+    if (!is_untrusted_source(view(source)) || !is_json_pointer(view(pointer))) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    call->output.untrusted_fields.push_back({std::string(view(pointer)), std::string(view(source))});
+    return AIRLOCK_STATUS_OK;
+  });
+}
+
 int32_t is_cancelled(const airlock_call* call) noexcept {
   return call && call->cancelled && call->cancelled->load(std::memory_order_relaxed) ? 1 : 0;
 }
@@ -282,6 +338,8 @@ constexpr airlock_host_api kHostApi = {
     is_cancelled,
     text_write,
     result_write,
+    result_add_untrusted_text,
+    result_mark_untrusted,
 };
 
 }  // namespace

@@ -16,6 +16,9 @@
 namespace airlock::host {
 struct Config;
 
+// The _meta key under which untrusted text is labelled (see airlock.h).
+inline constexpr std::string_view kUntrustedMetaKey = "airlock/untrusted";
+
 // The function table handed to every plugin; lives as long as the process.
 const airlock_host_api& host_api();
 

@@ -2,6 +2,8 @@
 // their definitions copied, parsed and ready for the hot path.
 #pragma once
 
+#include "pipeline/schema_validator.hpp"
+
 #include <airlock/airlock.h>
 
 #include <boost/json/array.hpp>
@@ -13,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace airlock::host {
 
@@ -25,6 +28,9 @@ struct Tool {
   boost::json::object input_schema;
   std::optional<boost::json::object> output_schema;
   std::optional<boost::json::object> annotations;
+  // Compiled once, at registration; null output_validator: no outputSchema.
+  std::shared_ptr<const SchemaValidator> input_validator;
+  std::shared_ptr<const SchemaValidator> output_validator;
   std::uint32_t flags = 0;
   void* tool_data = nullptr;
   airlock_on_call_fn on_call = nullptr;
@@ -56,6 +62,11 @@ struct ToolOutput {
   std::optional<boost::json::object> structured;  // result_set_structured
   std::optional<boost::json::object> whole;       // result_set_json
   std::optional<std::string> error_message;       // result_set_error
+  struct UntrustedField {
+    std::string pointer;  // RFC 6901, into structuredContent
+    std::string source;
+  };
+  std::vector<UntrustedField> untrusted_fields;  // result_mark_untrusted
 };
 
 }  // namespace airlock::host

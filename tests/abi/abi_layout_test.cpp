@@ -62,7 +62,8 @@ AIRLOCK_PIN(airlock_request_context, session_id, 24);
 AIRLOCK_PIN(airlock_request_context, caller, 40);
 AIRLOCK_PIN(airlock_request_context, request_id, 56);
 
-static_assert(sizeof(airlock_host_api) == 112);
+// 1.0 ends at result_write (112 bytes); 1.1 adds two members at the end.
+static_assert(sizeof(airlock_host_api) == 128);
 AIRLOCK_PIN(airlock_host_api, struct_size, 0);
 AIRLOCK_PIN(airlock_host_api, abi_version, 4);
 AIRLOCK_PIN(airlock_host_api, set_plugin_info, 8);
@@ -78,6 +79,8 @@ AIRLOCK_PIN(airlock_host_api, result_set_error, 80);
 AIRLOCK_PIN(airlock_host_api, is_cancelled, 88);
 AIRLOCK_PIN(airlock_host_api, text_write, 96);
 AIRLOCK_PIN(airlock_host_api, result_write, 104);
+AIRLOCK_PIN(airlock_host_api, result_add_untrusted_text, 112);  // Added in ABI 1.1
+AIRLOCK_PIN(airlock_host_api, result_mark_untrusted, 120);      // Added in ABI 1.1
 AIRLOCK_PIN_TYPE(airlock_host_api, set_plugin_info, airlock_status (*)(airlock_plugin_ctx*, const airlock_plugin_info*));
 AIRLOCK_PIN_TYPE(airlock_host_api, get_config, airlock_str (*)(airlock_plugin_ctx*));
 AIRLOCK_PIN_TYPE(airlock_host_api, register_tool, airlock_status (*)(airlock_plugin_ctx*, const airlock_tool_def*));
@@ -92,16 +95,18 @@ AIRLOCK_PIN_TYPE(airlock_host_api, result_set_error, airlock_status (*)(airlock_
 AIRLOCK_PIN_TYPE(airlock_host_api, is_cancelled, int32_t (*)(const airlock_call*));
 AIRLOCK_PIN_TYPE(airlock_host_api, text_write, airlock_status (*)(airlock_text_writer*, airlock_str));
 AIRLOCK_PIN_TYPE(airlock_host_api, result_write, airlock_status (*)(airlock_result_writer*, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, result_add_untrusted_text, airlock_status (*)(airlock_call*, airlock_str, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, result_mark_untrusted, airlock_status (*)(airlock_call*, airlock_str, airlock_str));
 
 static_assert(std::is_same_v<airlock_status, std::int32_t>);
 static_assert(std::is_same_v<airlock_log_level, std::int32_t>);
 static_assert(std::is_same_v<decltype(airlock_plugin_abi_version), std::uint32_t()>);
 static_assert(std::is_same_v<decltype(airlock_plugin_init), airlock_status(const airlock_host_api*, airlock_plugin_ctx*)>);
 
-TEST(AbiLayout, VersionIsOnePointZero) {
-  EXPECT_EQ(AIRLOCK_ABI_VERSION, 0x00010000u);
+TEST(AbiLayout, VersionIsOnePointOne) {
+  EXPECT_EQ(AIRLOCK_ABI_VERSION, 0x00010001u);
   EXPECT_EQ(AIRLOCK_ABI_VERSION_MAJOR, 1);
-  EXPECT_EQ(AIRLOCK_ABI_VERSION_MINOR, 0);
+  EXPECT_EQ(AIRLOCK_ABI_VERSION_MINOR, 1);
   EXPECT_TRUE((std::is_same_v<std::remove_cv_t<decltype(AIRLOCK_ABI_VERSION)>, std::uint32_t>));
 }
 
@@ -133,5 +138,5 @@ TEST(AbiLayout, StructSizesMatchTheReleasedLayout) {
   EXPECT_EQ(sizeof(airlock_tool_def), 128u);
   EXPECT_EQ(sizeof(airlock_sanitizer_def), 64u);
   EXPECT_EQ(sizeof(airlock_request_context), 72u);
-  EXPECT_EQ(sizeof(airlock_host_api), 112u);
+  EXPECT_EQ(sizeof(airlock_host_api), 128u);  // 1.0: 112; 1.1 added two members
 }

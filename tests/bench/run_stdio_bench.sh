@@ -42,7 +42,7 @@ TOML
 rate() { sed -n 's/.*calls\/s=\([0-9]*\).*/\1/p' <<<"$1"; }
 
 # payload bytes -> number of calls that keeps a run within a few seconds
-declare -A calls=([64]=50000 [1024]=30000 [65536]=3000 [262144]=800)
+declare -A calls=([64]=50000 [1024]=30000 [65536]=2000 [262144]=500)
 
 status=0
 printf '%-9s %12s %12s %7s\n' payload baseline/s airlock/s ratio

@@ -57,8 +57,9 @@ TEST_P(BadPluginRefused, ServeExitsNamingTheFileAndTheReason) {
   TempConfig config(config_for({fixture_dir(bad.fixture)}, "fail"));
   // stdin stays open: the server must stop by itself.
   McpStdioClient client(serve_argv(config.path()));
-  const std::optional<int> code = client.process().wait_exit(5s);
-  ASSERT_TRUE(code) << "serve kept running with a broken plugin";
+  ASSERT_TRUE(client.process().wait_exit(5s)) << "serve kept running with a broken plugin";
+  const std::optional<int> code = client.finish(1s);  // also reads what reached stdout
+  ASSERT_TRUE(code);
   EXPECT_NE(0, *code);
   const std::string log = client.stderr_text();
   const std::string file = fixture_file(bad.fixture).string();

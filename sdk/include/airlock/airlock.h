@@ -39,6 +39,25 @@
  *   its end under an "Added in ABI 1.N" mark. A reader reads only the fields
  *   that struct_size covers. A changed signature gets a new `_v2` name; a
  *   status or flag value is never reused.
+ *
+ * UNTRUSTED TEXT (ABI 1.1)
+ *   Text a tool got from a remote system (an API field, a web page, a
+ *   database row written by others) is data, not instructions. A tool marks
+ *   it with result_add_untrusted_text or result_mark_untrusted; the host then
+ *   runs the tool's sanitizer chain over it like any text and, after the
+ *   chain, labels it for the model:
+ *     - a content block's text is framed as
+ *         <untrusted-data source="SOURCE">
+ *         TEXT
+ *         </untrusted-data>
+ *       (any "</untrusted-data" inside TEXT is written "<\/untrusted-data",
+ *       so the frame cannot be closed early), and the block carries
+ *       "_meta": {"airlock/untrusted": {"source": "SOURCE"}};
+ *     - a string inside structuredContent keeps its value (so it still
+ *       matches the output schema) and is listed in the result's
+ *       "_meta": {"airlock/untrusted": [{"pointer": "/a/b", "source": "SOURCE"}]}.
+ *   SOURCE is [A-Za-z0-9._:@/-]{1,64}. No marker of the plugin's own reaches
+ *   the client.
  */
 #ifndef AIRLOCK_AIRLOCK_H
 #define AIRLOCK_AIRLOCK_H
@@ -51,7 +70,7 @@ extern "C" {
 #endif
 
 #define AIRLOCK_ABI_VERSION_MAJOR 1
-#define AIRLOCK_ABI_VERSION_MINOR 0
+#define AIRLOCK_ABI_VERSION_MINOR 1
 /* (major << 16) | minor, as a uint32_t. Written without casts so that C++
  * code compiled with -Wold-style-cast can use it. */
 #define AIRLOCK_ABI_VERSION (AIRLOCK_ABI_VERSION_MAJOR * 65536u + AIRLOCK_ABI_VERSION_MINOR)
@@ -322,8 +341,21 @@ typedef struct airlock_host_api {
    * a second call replaces the first. Host copies. */
   airlock_status (*result_write)(airlock_result_writer* out, airlock_str json_object);
 
-  /* Added in ABI 1.1 and later: below this line, read only if struct_size
-   * covers the member. */
+  /* --- Added in ABI 1.1: read only if struct_size covers the member. --- */
+
+  /* Appends a text content block holding text from a remote system, named by
+   * `source` (see UNTRUSTED TEXT). Only inside on_call, on its thread. Host
+   * copies both. INVALID_ARGUMENT for a bad source. */
+  airlock_status (*result_add_untrusted_text)(airlock_call* call, airlock_str source, airlock_str text);
+
+  /* Marks the string at `json_pointer` (RFC 6901, e.g. "/peer/name") inside
+   * the structured payload as text from `source`. Only inside on_call, on
+   * its thread; may come before or after result_set_structured. Host copies
+   * both. A pointer that does not name a string of the final payload fails
+   * the call closed. INVALID_ARGUMENT for a bad source or pointer syntax. */
+  airlock_status (*result_mark_untrusted)(airlock_call* call, airlock_str json_pointer, airlock_str source);
+
+  /* Added in ABI 1.2 and later: below this line. */
 } airlock_host_api;
 
 /* ------------------------------------------------------------------------ */
