@@ -51,11 +51,15 @@ std::variant<Message, Failure> parse(std::string_view text) {
   return m;
 }
 
+std::string result_prefix(const boost::json::value& id) {
+  std::string out = R"({"jsonrpc":"2.0","id":)";
+  out.append(boost::json::serialize(id)).append(R"(,"result":)");
+  return out;
+}
+
 std::string result(const boost::json::value& id, std::string_view result_json) {
-  std::string out;
-  const std::string id_text = boost::json::serialize(id);
-  out.reserve(32 + id_text.size() + result_json.size());
-  out.append(R"({"jsonrpc":"2.0","id":)").append(id_text).append(R"(,"result":)").append(result_json).append("}");
+  std::string out = result_prefix(id);
+  out.append(result_json).push_back(kResultSuffix);
   return out;
 }
 

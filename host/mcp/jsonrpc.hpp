@@ -40,6 +40,11 @@ std::variant<Message, Failure> parse(std::string_view text);
 // {"jsonrpc":"2.0","id":<id>,"result":<result_json>}; result_json is
 // already-serialized JSON, so a large result is not copied into a tree again.
 std::string result(const boost::json::value& id, std::string_view result_json);
+
+// A response written in place: result_prefix(id), then the result's JSON
+// appended by its producer, then kResultSuffix.
+std::string result_prefix(const boost::json::value& id);
+inline constexpr char kResultSuffix = '}';
 std::string error(const boost::json::value& id, int code, std::string_view message);
 
 }  // namespace airlock::host::jsonrpc

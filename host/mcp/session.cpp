@@ -6,6 +6,7 @@
 #include "mcp/protocol.hpp"
 #include "pipeline/result_pipeline.hpp"
 #include "plugins/host_api.hpp"
+#include "util/json_text.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <fmt/format.h>
@@ -144,7 +145,7 @@ void Session::on_tools_call(jsonrpc::Message& m) {
   if (auto* args = m.params.get_object().if_contains("arguments"); args && !args->is_null()) {
     if (!args->is_object())
       return reply_error(m.id, jsonrpc::kInvalidParams, "tools/call: params.arguments must be an object");
-    call->arguments = boost::json::serialize(*args);
+    call->arguments = to_json(*args);
     call->arguments_value = std::move(*args);
   }
 
@@ -179,8 +180,12 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
   // Arguments that fail the inputSchema never reach the tool; the client
   // gets host text naming the schema location and keyword, through the chain.
   if (auto invalid = tool.input_validator->validate(call->arguments_value)) {
-    if (!call->answered.exchange(true))
-      reply(call->id, run_invalid_arguments_pipeline(route, invalid->describe(), context, call->arguments));
+    if (!call->answered.exchange(true)) {
+      std::string response = jsonrpc::result_prefix(call->id);
+      run_invalid_arguments_pipeline(route, invalid->describe(), context, call->arguments, response);
+      response.push_back(jsonrpc::kResultSuffix);
+      send_(std::move(response));
+    }
     return finish(call);
   }
 
@@ -198,9 +203,12 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
 
   if (call->answered.exchange(true)) return finish(call);  // the deadline answered first
 
-  const std::string result =
-      run_result_pipeline(route, ToolCallOutcome{status, std::move(handle.output)}, context, call->arguments);
-  reply(call->id, result);
+  // The response is built in place: envelope, then the result appended by
+  // the pipeline's last stage, so a large result is written once.
+  std::string response = jsonrpc::result_prefix(call->id);
+  run_result_pipeline(route, ToolCallOutcome{status, std::move(handle.output)}, context, call->arguments, response);
+  response.push_back(jsonrpc::kResultSuffix);
+  send_(std::move(response));
   finish(call);
 }
 
@@ -216,7 +224,10 @@ void Session::on_deadline(const ToolRoute& route, const std::shared_ptr<InFlight
   ToolCallOutcome outcome{AIRLOCK_STATUS_TOOL_ERROR, {}};
   outcome.output.error_message = fmt::format("tool timed out after {} ms", *route.timeout_ms);
   const RequestContext context{protocol_version_, "", "", boost::json::serialize(call->id)};
-  reply(call->id, run_result_pipeline(route, std::move(outcome), context, call->arguments));
+  std::string response = jsonrpc::result_prefix(call->id);
+  run_result_pipeline(route, std::move(outcome), context, call->arguments, response);
+  response.push_back(jsonrpc::kResultSuffix);
+  send_(std::move(response));
 }
 
 void Session::finish(const std::shared_ptr<InFlight>& call) {

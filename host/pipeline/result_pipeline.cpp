@@ -22,6 +22,7 @@
 #include "pipeline/schema_validator.hpp"
 #include "pipeline/tool_result_shape.hpp"
 #include "plugins/host_api.hpp"
+#include "util/json_text.hpp"
 #include "util/utf8.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -215,19 +216,21 @@ void envelope(boost::json::object& result) {
   if (auto* e = result.if_contains("isError"); e && !e->as_bool()) result.erase("isError");
 }
 
-// Stage 6 and 7. Serializes; when that is over the budget, cuts the longest
-// text blocks (marking each cut) until it fits. structuredContent is never
-// cut: a shape that no longer matches its schema is worse than no result.
-std::optional<std::string> fit_budget(const ToolRoute& route, boost::json::object& result) {
-  std::string out = boost::json::serialize(result);
-  if (out.size() <= route.max_result_bytes) return out;
+// Stage 6 and 7. Serializes onto `out`; when that is over the budget, cuts
+// the longest text blocks (marking each cut) until it fits. structuredContent
+// is never cut: a shape that no longer matches its schema is worse than no
+// result. False (with `out` as it came) when even that does not fit.
+bool fit_budget(const ToolRoute& route, boost::json::object& result, std::string& out) {
+  const std::size_t start = out.size();
+  append_json(out, result);
+  if (out.size() - start <= route.max_result_bytes) return true;
 
   const std::string marker = fmt::format("\n[cut by airlock: the result exceeds its {}-byte budget]",
                                          route.max_result_bytes);
   auto& content = result["content"].as_array();
   // A few rounds at most: escaping makes the serialized size of a cut only
   // roughly predictable, so each round measures again.
-  for (int round = 0; round < 8 && out.size() > route.max_result_bytes; ++round) {
+  for (int round = 0; round < 8 && out.size() - start > route.max_result_bytes; ++round) {
     boost::json::string* longest = nullptr;
     bool framed = false;
     for (auto& block : content) {
@@ -241,7 +244,7 @@ std::optional<std::string> fit_budget(const ToolRoute& route, boost::json::objec
     const std::string_view tail = framed ? kFrameEnd : std::string_view();
     if (!longest || longest->size() <= tail.size()) break;
     const std::size_t body = longest->size() - tail.size();
-    const std::size_t excess = out.size() - route.max_result_bytes + marker.size();
+    const std::size_t excess = out.size() - start - route.max_result_bytes + marker.size();
     std::size_t keep = body > excess ? body - excess : 0;
     // Never split a UTF-8 sequence: back up to the start of a character.
     while (keep > 0 && (static_cast<unsigned char>((*longest)[keep]) & 0xc0) == 0x80) --keep;
@@ -253,43 +256,48 @@ std::optional<std::string> fit_budget(const ToolRoute& route, boost::json::objec
     auto& meta = result["_meta"];
     if (!meta.is_object()) meta = boost::json::object{};
     meta.get_object()["airlock/cut"] = true;
-    out = boost::json::serialize(result);
+    out.resize(start);
+    append_json(out, result);
   }
-  if (out.size() <= route.max_result_bytes) return out;
+  if (out.size() - start <= route.max_result_bytes) return true;
   spdlog::error("tool '{}': result does not fit its {}-byte budget even with its text cut; result withheld",
                 route.tool->name, route.max_result_bytes);
-  return std::nullopt;
+  out.resize(start);
+  return false;
 }
 
-std::string run_stages(const ToolRoute& route, std::optional<boost::json::object> result,
-                       const RequestContext& context, std::string_view raw_arguments) {
-  const auto withheld = [] { return boost::json::serialize(error_result(kWithheldText)); };
-  if (!result) return withheld();
-  if (!sanitize(route, *result, context, raw_arguments)) return withheld();
+void run_stages(const ToolRoute& route, std::optional<boost::json::object> result, const RequestContext& context,
+                std::string_view raw_arguments, std::string& out) {
+  const auto withhold = [&](std::string_view text) { append_json(out, error_result(text)); };
+  if (!result || !sanitize(route, *result, context, raw_arguments)) return withhold(kWithheldText);
   if (auto invalid = validate_output(route, *result)) {
     spdlog::error("tool '{}': output does not match its outputSchema ({}); result withheld", route.tool->name,
                   *invalid);
-    return boost::json::serialize(
-        error_result(fmt::format("tool result withheld: its structured output does not match the tool's "
-                                 "outputSchema ({})",
-                                 *invalid)));
+    return withhold(fmt::format(
+        "tool result withheld: its structured output does not match the tool's outputSchema ({})", *invalid));
   }
   mirror(route, *result);
   envelope(*result);
-  if (auto out = fit_budget(route, *result)) return std::move(*out);
-  return boost::json::serialize(error_result(kOverBudgetText));
+  if (!fit_budget(route, *result, out)) withhold(kOverBudgetText);
 }
 
 }  // namespace
 
-std::string run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
-                                std::string_view raw_arguments) {
-  return run_stages(route, check_payload(*route.tool, outcome), context, raw_arguments);
+void run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
+                         std::string_view raw_arguments, std::string& out) {
+  run_stages(route, check_payload(*route.tool, outcome), context, raw_arguments, out);
 }
 
-std::string run_invalid_arguments_pipeline(const ToolRoute& route, std::string_view failure,
-                                           const RequestContext& context, std::string_view raw_arguments) {
-  return run_stages(route, error_result(fmt::format("invalid arguments: {}", failure)), context, raw_arguments);
+std::string run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
+                                std::string_view raw_arguments) {
+  std::string out;
+  run_result_pipeline(route, std::move(outcome), context, raw_arguments, out);
+  return out;
+}
+
+void run_invalid_arguments_pipeline(const ToolRoute& route, std::string_view failure, const RequestContext& context,
+                                    std::string_view raw_arguments, std::string& out) {
+  run_stages(route, error_result(fmt::format("invalid arguments: {}", failure)), context, raw_arguments, out);
 }
 
 }  // namespace airlock::host

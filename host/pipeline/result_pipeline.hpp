@@ -23,14 +23,21 @@ struct ToolCallOutcome {
   ToolOutput output;                                // what it set through the host
 };
 
-// Runs every stage and returns the serialized CallToolResult.
+// Runs every stage and appends the serialized CallToolResult to `out`
+// (which may already hold the start of a JSON-RPC response: the result is
+// written in place, never copied again). The budget counts only what is
+// appended.
+void run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
+                         std::string_view raw_arguments, std::string& out);
+
+// The same, returning the serialized CallToolResult.
 std::string run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
                                 std::string_view raw_arguments);
 
 // The result for arguments that fail the tool's inputSchema: host text that
 // names the schema location and keyword only, sent through the same pipeline
 // (so the chain sees it) without the tool ever running.
-std::string run_invalid_arguments_pipeline(const ToolRoute& route, std::string_view failure,
-                                           const RequestContext& context, std::string_view raw_arguments);
+void run_invalid_arguments_pipeline(const ToolRoute& route, std::string_view failure, const RequestContext& context,
+                                    std::string_view raw_arguments, std::string& out);
 
 }  // namespace airlock::host

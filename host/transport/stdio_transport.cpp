@@ -61,17 +61,44 @@ void StdioTransport::run(Session& session) {
 }
 
 void StdioTransport::write(std::string_view message) {
-  std::lock_guard lock(write_mutex_);
+  std::unique_lock lock(write_mutex_);
+  if (closed_) return;
+  if (writing_) {
+    pending_.append(message).push_back('\n');
+    return;
+  }
+  writing_ = true;
+  lock.unlock();
+
+  // The common case writes straight from the caller's buffer, no copy.
   char newline = '\n';
   iovec parts[2] = {{const_cast<char*>(message.data()), message.size()}, {&newline, 1}};
-  int count = 2;
-  iovec* part = parts;
+  bool open = write_all(parts, 2);
+
+  // Then whatever queued up meanwhile, in batches, until nothing is left.
+  std::string batch;
+  lock.lock();
+  while (open && !pending_.empty()) {
+    batch.clear();
+    batch.swap(pending_);
+    lock.unlock();
+    iovec part{batch.data(), batch.size()};
+    open = write_all(&part, 1);
+    lock.lock();
+  }
+  if (!open) {
+    closed_ = true;
+    pending_.clear();
+  }
+  writing_ = false;
+}
+
+bool StdioTransport::write_all(iovec* part, int count) {
   while (count > 0) {
     const ssize_t n = ::writev(out_fd_, part, count);
     if (n < 0) {
       if (errno == EINTR) continue;
-      // The client closed stdout; there is nobody left to answer.
-      return;
+      return false;  // the client closed stdout; there is nobody left to answer
     }
     auto left = static_cast<std::size_t>(n);
     while (count > 0 && left >= part->iov_len) {
@@ -84,6 +111,7 @@ void StdioTransport::write(std::string_view message) {
       part->iov_len -= left;
     }
   }
+  return true;
 }
 
 }  // namespace airlock::host

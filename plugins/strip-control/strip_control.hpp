@@ -26,6 +26,8 @@
 #define AIRLOCK_PLUGINS_STRIP_CONTROL_HPP
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,16 +41,39 @@ inline constexpr unsigned char kBel = 0x07;
 
 inline bool strippable_c0(unsigned char b) noexcept { return (b < 0x20 && b != '\t' && b != '\n') || b == 0x7F; }
 
+// True when byte `i` of `s` starts something to strip.
+inline bool strippable_at(std::string_view s, std::size_t i) noexcept {
+  const auto b = static_cast<unsigned char>(s[i]);
+  if (strippable_c0(b)) return true;
+  if (b != 0xC2 || i + 1 >= s.size()) return false;
+  const auto next = static_cast<unsigned char>(s[i + 1]);
+  return next >= 0x80 && next <= 0x9F;
+}
+
 // Index of the first byte that starts something to strip, or npos.
+//
+// Most text has nothing to strip, so this is the whole cost of the common
+// case: it reads eight bytes at a time and looks at single bytes only in a
+// word that holds a byte below 0x20, a DEL or a C2 (the classic "has a byte
+// less than n" / "has a zero byte" word tests, exact for existence).
 inline std::size_t first_strippable(std::string_view s) noexcept {
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    if (strippable_c0(b)) return i;
-    if (b == 0xC2 && i + 1 < s.size()) {
-      const auto next = static_cast<unsigned char>(s[i + 1]);
-      if (next >= 0x80 && next <= 0x9F) return i;
-    }
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+  constexpr std::uint64_t kHighs = 0x8080808080808080ull;
+  std::size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    const std::uint64_t below_space = (w - kOnes * 0x20) & ~w & kHighs;
+    const std::uint64_t del = w ^ (kOnes * 0x7F);
+    const std::uint64_t c2 = w ^ (kOnes * 0xC2);
+    const std::uint64_t suspects =
+        below_space | ((del - kOnes) & ~del & kHighs) | ((c2 - kOnes) & ~c2 & kHighs);
+    if (!suspects) continue;
+    for (std::size_t j = i; j < i + 8; ++j)
+      if (strippable_at(s, j)) return j;
   }
+  for (; i < s.size(); ++i)
+    if (strippable_at(s, i)) return i;
   return std::string_view::npos;
 }
 
@@ -130,8 +155,18 @@ inline std::optional<std::string> strip_control(std::string_view in) {
       out.pop_back();
       i = skip_c1(in, i + 1, static_cast<unsigned char>(b - 0x40));
     } else {
-      out.push_back(static_cast<char>(b));
-      ++i;
+      // Copy the run up to the next byte that needs a look in one go. A run
+      // of zero means this byte is a C2 starting a C1 pair: it is written
+      // alone, and the branch above joins it with its partner.
+      const std::size_t run = first_strippable(in.substr(i));
+      if (run == 0) {
+        out.push_back(static_cast<char>(b));
+        ++i;
+      } else {
+        const std::size_t end = run == std::string_view::npos ? in.size() : i + run;
+        out.append(in.substr(i, end - i));
+        i = end;
+      }
     }
   }
   return out;

@@ -5,9 +5,11 @@
 
 #include <airlock/airlock.h>
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 // The opaque handles, defined here as the fake host's records.
@@ -25,6 +27,8 @@ struct airlock_call {
   std::vector<std::string> texts;
   std::string structured;
   std::string error;
+  std::vector<std::pair<std::string, std::string>> untrusted_texts;  // {source, text}
+  std::vector<std::pair<std::string, std::string>> untrusted_marks;  // {pointer, source}
 };
 struct airlock_text_writer {
   std::string out;
@@ -85,6 +89,26 @@ inline const airlock_host_api kFakeHost = [] {
     out->out = text_of(json);
     return AIRLOCK_STATUS_OK;
   };
+  // ABI 1.1. An empty source stands for every source the real host refuses.
+  h.result_add_untrusted_text = [](airlock_call* call, airlock_str source, airlock_str text) -> airlock_status {
+    if (source.len == 0) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    call->untrusted_texts.emplace_back(text_of(source), text_of(text));
+    return AIRLOCK_STATUS_OK;
+  };
+  h.result_mark_untrusted = [](airlock_call* call, airlock_str pointer, airlock_str source) -> airlock_status {
+    if (source.len == 0) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    call->untrusted_marks.emplace_back(text_of(pointer), text_of(source));
+    return AIRLOCK_STATUS_OK;
+  };
+  return h;
+}();
+
+// The same host as an ABI 1.0 host compiled it: its table ends after
+// result_write, so the 1.1 members do not exist for a plugin.
+inline const airlock_host_api kFakeHostAbi10 = [] {
+  airlock_host_api h = kFakeHost;
+  h.struct_size = offsetof(airlock_host_api, result_write) + sizeof h.result_write;
+  h.abi_version = 0x00010000u;
   return h;
 }();
 

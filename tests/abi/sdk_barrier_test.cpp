@@ -11,9 +11,11 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 using airlock::test::kFakeHost;
+using airlock::test::kFakeHostAbi10;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -45,6 +47,13 @@ AIRLOCK_PLUGIN(plugin) {
     call.set_structured(object{});
     call.set_structured(object{});
   });
+  plugin.tool({.name = "t.untrusted"}, [](const object& args, Call&) {
+    return airlock::sdk::UntrustedText{std::string(airlock::sdk::string_arg(args, "source")), "remote words"};
+  });
+  plugin.tool({.name = "t.mark"}, [](const object&, Call& call) {
+    call.set_structured(object{{"peer", {{"name", "remote"}}}});
+    call.mark_untrusted("/peer/name", "peeringdb");
+  });
   plugin.text_sanitizer({.name = "s.upper"}, [](std::string_view text) -> std::optional<std::string> {
     std::string out(text);
     for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -68,9 +77,10 @@ namespace {
 // Loads the plugin above (or `body`) into a fake context, unloading it after.
 class Loaded {
  public:
-  explicit Loaded(std::string config = "{}", void (*body)(airlock::sdk::Plugin&) = nullptr) {
+  explicit Loaded(std::string config = "{}", void (*body)(airlock::sdk::Plugin&) = nullptr,
+                  const airlock_host_api& host = kFakeHost) {
     ctx_.config = std::move(config);
-    status_ = body ? airlock::sdk::detail::run_init(&kFakeHost, &ctx_, body) : airlock_plugin_init(&kFakeHost, &ctx_);
+    status_ = body ? airlock::sdk::detail::run_init(&host, &ctx_, body) : airlock_plugin_init(&host, &ctx_);
   }
   ~Loaded() {
     if (ctx_.named && ctx_.info.on_destroy) ctx_.info.on_destroy(ctx_.info.plugin_data);
@@ -103,7 +113,7 @@ TEST(SdkPlugin, ReportsAbiVersionOfTheHeader) { EXPECT_EQ(airlock_plugin_abi_ver
 TEST(SdkPlugin, RegistersEveryToolAndSanitizer) {
   Loaded plugin;
   ASSERT_EQ(plugin.status(), AIRLOCK_STATUS_OK);
-  EXPECT_EQ(plugin.ctx().tools.size(), 9u);
+  EXPECT_EQ(plugin.ctx().tools.size(), 11u);
   EXPECT_EQ(plugin.ctx().sanitizers.size(), 4u);
   EXPECT_NE(plugin.ctx().info.on_destroy, nullptr);
 }
@@ -217,6 +227,46 @@ TEST(SdkTool, HostRefusalOfASetterIsAnInternalFailure) {
   Loaded plugin;
   airlock_call call;
   EXPECT_EQ(plugin.call("t.twice", call), AIRLOCK_STATUS_ALREADY_SET);
+}
+
+TEST(SdkTool, UntrustedTextReturnReachesTheHostWithItsSource) {
+  Loaded plugin;
+  airlock_call call;
+  EXPECT_EQ(plugin.call("t.untrusted", call, R"({"source":"peeringdb"})"), AIRLOCK_STATUS_OK);
+  using Pair = std::pair<std::string, std::string>;
+  EXPECT_EQ(call.untrusted_texts, std::vector<Pair>{Pair("peeringdb", "remote words")});
+  EXPECT_TRUE(call.texts.empty()) << "untrusted text is never also sent as plain text";
+}
+
+TEST(SdkTool, MarkUntrustedReachesTheHostWithPointerAndSource) {
+  Loaded plugin;
+  airlock_call call;
+  EXPECT_EQ(plugin.call("t.mark", call), AIRLOCK_STATUS_OK);
+  EXPECT_EQ(call.structured, R"({"peer":{"name":"remote"}})");
+  using Pair = std::pair<std::string, std::string>;
+  EXPECT_EQ(call.untrusted_marks, std::vector<Pair>{Pair("/peer/name", "peeringdb")});
+}
+
+TEST(SdkTool, HostRefusalOfAnUntrustedSourceReturnsItsStatus) {
+  Loaded plugin;
+  airlock_call call;
+  EXPECT_EQ(plugin.call("t.untrusted", call, R"({"source":""})"), AIRLOCK_STATUS_INVALID_ARGUMENT);
+  EXPECT_TRUE(call.untrusted_texts.empty());
+}
+
+TEST(SdkTool, UntrustedCallsOnAnAbi10HostAreToolErrorsNamingTheCall) {
+  // The 1.0 table ends before the 1.1 members; the SDK must not read past it.
+  Loaded plugin("{}", nullptr, kFakeHostAbi10);
+  ASSERT_EQ(plugin.status(), AIRLOCK_STATUS_OK);
+  airlock_call text;
+  EXPECT_EQ(plugin.call("t.untrusted", text, R"({"source":"peeringdb"})"), AIRLOCK_STATUS_TOOL_ERROR);
+  EXPECT_THAT(text.error, HasSubstr("result_add_untrusted_text"));
+  EXPECT_THAT(text.error, HasSubstr("ABI 1.1"));
+  EXPECT_TRUE(text.untrusted_texts.empty());
+  airlock_call mark;
+  EXPECT_EQ(plugin.call("t.mark", mark), AIRLOCK_STATUS_TOOL_ERROR);
+  EXPECT_THAT(mark.error, HasSubstr("result_mark_untrusted"));
+  EXPECT_TRUE(mark.untrusted_marks.empty());
 }
 
 TEST(SdkTextSanitizer, ChangedTextIsWritten) {

@@ -21,6 +21,7 @@
 // A tool is a callable `R(const boost::json::object& args, Call& call) const`:
 //   R = boost::json::object  the structured payload (result_set_structured);
 //   R = Text                 one text content block (result_add_text);
+//   R = UntrustedText        one block of remote text (result_add_untrusted_text);
 //   R = boost::json::value   an object as above, a string as Text, null as nothing;
 //   R = void                 the tool reported through `call` itself.
 // Thrown from a tool: std::exception -> an isError result with e.what() and
@@ -83,6 +84,14 @@ class StatusError : public std::runtime_error {
 
 // A tool's return value that becomes one text content block.
 struct Text {
+  std::string text;
+};
+
+// A tool's return value that becomes one text content block holding text from
+// a remote system named `source` ([A-Za-z0-9._:@/-]{1,64}); the host frames it
+// as data for the model (UNTRUSTED TEXT in airlock.h). Needs an ABI 1.1 host.
+struct UntrustedText {
+  std::string source;
   std::string text;
 };
 
@@ -166,6 +175,24 @@ class Call {
     check(host_->result_set_json(call_, to_str(json)), "result_set_json");
   }
   void set_error(std::string_view message) { check(host_->result_set_error(call_, to_str(message)), "result_set_error"); }
+
+  // ABI 1.1 (UNTRUSTED TEXT in airlock.h). On an older host, whose table ends
+  // before the member, these throw std::runtime_error: a tool error, since
+  // the tool cannot label its remote text there.
+  // Appends a text content block of remote text from `source`.
+  void add_untrusted_text(std::string_view source, std::string_view text) {
+    const auto fn = since_1_1(&airlock_host_api::result_add_untrusted_text,
+                              offsetof(airlock_host_api, result_add_untrusted_text), "result_add_untrusted_text");
+    check(fn(call_, to_str(source), to_str(text)), "result_add_untrusted_text");
+  }
+  // Marks the string at `json_pointer` (RFC 6901, "/peer/name") of the
+  // structured payload as remote text from `source`; before or after
+  // set_structured. A pointer that names no string fails the call closed.
+  void mark_untrusted(std::string_view json_pointer, std::string_view source) {
+    const auto fn = since_1_1(&airlock_host_api::result_mark_untrusted,
+                              offsetof(airlock_host_api, result_mark_untrusted), "result_mark_untrusted");
+    check(fn(call_, to_str(json_pointer), to_str(source)), "result_mark_untrusted");
+  }
   // Goes to the operator's log; never put result data here.
   void log(airlock_log_level level, std::string_view message) const noexcept {
     host_->log(ctx_, level, to_str(message));
@@ -176,6 +203,14 @@ class Call {
   static void check(airlock_status status, const char* what) {
     if (status != AIRLOCK_STATUS_OK)
       throw StatusError(status, std::string(what) + " failed with status " + std::to_string(status));
+  }
+  // A member added in 1.1, at `offset` of the table: it exists only when the
+  // host's struct_size covers it, and nothing past struct_size is read.
+  template <class Fn>
+  Fn since_1_1(Fn airlock_host_api::*member, std::size_t offset, const char* what) const {
+    if (host_->struct_size < offset + sizeof(Fn) || host_->*member == nullptr)
+      throw std::runtime_error(std::string(what) + ": not offered by this host (its function table predates ABI 1.1)");
+    return host_->*member;
   }
   const airlock_host_api* host_;
   airlock_plugin_ctx* ctx_;
@@ -320,6 +355,7 @@ inline airlock_status on_result(void* data, const airlock_request_context* conte
 }
 
 inline void deliver(Call& call, Text&& t) { call.add_text(t.text); }
+inline void deliver(Call& call, UntrustedText&& t) { call.add_untrusted_text(t.source, t.text); }
 inline void deliver(Call& call, boost::json::object&& o) { call.set_structured(o); }
 inline void deliver(Call& call, boost::json::value&& v) {
   if (v.is_object()) {
