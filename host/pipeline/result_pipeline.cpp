@@ -163,8 +163,26 @@ std::optional<std::string> validate_output(const ToolRoute& route, const boost::
   return std::nullopt;
 }
 
+// The source to label a mirror of structuredContent with, when any of its
+// fields is untrusted: that field's source, or "several" when they differ.
+std::optional<std::string> untrusted_structured_source(const boost::json::object& result) {
+  const auto* meta = result.if_contains("_meta");
+  const auto* fields = meta && meta->is_object() ? meta->get_object().if_contains(kUntrustedMetaKey) : nullptr;
+  if (!fields || !fields->is_array() || fields->get_array().empty()) return std::nullopt;
+  std::optional<std::string> source;
+  for (const auto& field : fields->get_array()) {
+    const auto* f = field.if_object();
+    const auto* s = f ? f->if_contains("source") : nullptr;
+    const std::string this_one = s && s->is_string() ? std::string(s->get_string()) : "unknown";
+    if (source && *source != this_one) return "several";
+    source = this_one;
+  }
+  return source;
+}
+
 // Stage 4. The spec's backwards-compatible form: structured output also as
-// serialized text, done here only, so it is never serialized twice.
+// serialized text, done here only, so it is never serialized twice. A mirror
+// of untrusted fields is untrusted text too, and is labelled as such.
 void mirror(const ToolRoute& route, boost::json::object& result) {
   if (route.mirror != Mirror::text) return;
   const auto* structured = result.if_contains("structuredContent");
@@ -172,7 +190,10 @@ void mirror(const ToolRoute& route, boost::json::object& result) {
   auto& content = result["content"].as_array();
   for (const auto& block : content)
     if (const auto* b = block.if_object(); b && b->contains("text")) return;  // the tool wrote its own text
-  content.push_back(boost::json::object{{"type", "text"}, {"text", boost::json::serialize(*structured)}});
+  boost::json::object block{{"type", "text"}, {"text", to_json(*structured)}};
+  if (auto source = untrusted_structured_source(result))
+    block["_meta"] = boost::json::object{{kUntrustedMetaKey, boost::json::object{{"source", *source}}}};
+  content.push_back(std::move(block));
 }
 
 constexpr std::string_view kFrameClose = "</untrusted-data";
@@ -204,16 +225,25 @@ std::string frame_untrusted(std::string_view source, std::string_view text) {
 // Stage 5. Untrusted text blocks get their frame (after the chain, so no
 // sanitizer escapes or strips it); isError is written only when true; _meta
 // travels as the tool and the chain left it: out-of-band data, never a
-// secret channel.
-void envelope(boost::json::object& result) {
+// secret channel. A label can also come from a whole result a tool or a
+// result sanitizer wrote; one whose source could write outside its frame
+// withholds the result. False when it does.
+bool envelope(const ToolRoute& route, boost::json::object& result) {
   for (auto& block : result["content"].as_array()) {
     auto* b = block.if_object();
     const auto* source = b ? untrusted_source(*b) : nullptr;
     auto* text = b ? b->if_contains("text") : nullptr;
     if (!source || !text || !text->is_string()) continue;
+    if (!is_untrusted_source(*source)) {
+      spdlog::error("tool '{}': an untrusted-text label has a source outside [A-Za-z0-9._:@/-]{{1,64}}; "
+                    "result withheld",
+                    route.tool->name);
+      return false;
+    }
     *text = frame_untrusted(*source, text->get_string());
   }
   if (auto* e = result.if_contains("isError"); e && !e->as_bool()) result.erase("isError");
+  return true;
 }
 
 // Stage 6 and 7. Serializes onto `out`; when that is over the budget, cuts
@@ -277,7 +307,7 @@ void run_stages(const ToolRoute& route, std::optional<boost::json::object> resul
         "tool result withheld: its structured output does not match the tool's outputSchema ({})", *invalid));
   }
   mirror(route, *result);
-  envelope(*result);
+  if (!envelope(route, *result)) return withhold(kWithheldText);
   if (!fit_budget(route, *result, out)) withhold(kOverBudgetText);
 }
 

@@ -263,17 +263,6 @@ airlock_status result_set_error(airlock_call* call, airlock_str message) noexcep
   });
 }
 
-// The label the host writes around untrusted text names its source, so the
-// source must not be able to break out of it.
-bool is_untrusted_source(std::string_view s) {
-  if (s.empty() || s.size() > 64) return false;
-  for (char c : s)
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-          c == ':' || c == '@' || c == '/' || c == '-'))
-      return false;
-  return true;
-}
-
 // RFC 6901 syntax only ("" or "/..." with "~" followed by 0 or 1); whether
 // it names a string is checked on the final payload.
 bool is_json_pointer(std::string_view p) {
@@ -345,6 +334,15 @@ constexpr airlock_host_api kHostApi = {
 }  // namespace
 
 const airlock_host_api& host_api() { return kHostApi; }
+
+bool is_untrusted_source(std::string_view s) {
+  if (s.empty() || s.size() > 64) return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+          c == ':' || c == '@' || c == '/' || c == '-'))
+      return false;
+  return true;
+}
 
 std::shared_ptr<spdlog::logger> make_plugin_logger(const std::string& name) {
   const auto& sinks = spdlog::default_logger()->sinks();

@@ -19,6 +19,11 @@ struct Config;
 // The _meta key under which untrusted text is labelled (see airlock.h).
 inline constexpr std::string_view kUntrustedMetaKey = "airlock/untrusted";
 
+// [A-Za-z0-9._:@/-]{1,64}: what may name the source of untrusted text. The
+// host writes the source into the frame it puts around that text, so nothing
+// else may get there, however the label was set.
+bool is_untrusted_source(std::string_view source);
+
 // The function table handed to every plugin; lives as long as the process.
 const airlock_host_api& host_api();
 

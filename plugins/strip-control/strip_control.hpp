@@ -28,6 +28,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,6 +63,23 @@ inline std::size_t first_strippable(std::string_view s) noexcept {
   constexpr std::uint64_t kOnes = 0x0101010101010101ull;
   constexpr std::uint64_t kHighs = 0x8080808080808080ull;
   std::size_t i = 0;
+#if defined(__SSE2__)
+  // Sixteen bytes at a time where SSE2 is there (every x86-64): a byte is a
+  // suspect when it is below 0x20 (signed compare after flipping the sign
+  // bit), or equal to 0x7F or 0xC2.
+  const __m128i flip = _mm_set1_epi8(static_cast<char>(0x80));
+  const __m128i space = _mm_set1_epi8(static_cast<char>(0x20 ^ 0x80));
+  const __m128i del = _mm_set1_epi8(0x7F);
+  const __m128i c2 = _mm_set1_epi8(static_cast<char>(0xC2));
+  for (; i + 16 <= s.size(); i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+    const __m128i below = _mm_cmplt_epi8(_mm_xor_si128(v, flip), space);
+    const __m128i hits = _mm_or_si128(below, _mm_or_si128(_mm_cmpeq_epi8(v, del), _mm_cmpeq_epi8(v, c2)));
+    if (_mm_movemask_epi8(hits) == 0) continue;
+    for (std::size_t j = i; j < i + 16; ++j)
+      if (strippable_at(s, j)) return j;
+  }
+#endif
   for (; i + 8 <= s.size(); i += 8) {
     std::uint64_t w;
     std::memcpy(&w, s.data() + i, 8);

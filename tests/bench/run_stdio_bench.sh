@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # Compares airlock's stdio throughput with the minimal C++ echo server.
 #
-#   tests/bench/run_stdio_bench.sh [BUILD_DIR]     (default: build/release)
+#   tests/bench/run_stdio_bench.sh [BUILD_DIR]     (default: build/bench)
 #
 # Builds nothing: build `airlock stdio_load echo_baseline` and the plugins
-# first, preferably with the release preset. For each payload size it runs
+# first, with the bench preset. For each payload size it runs
 # stdio_load against echo_baseline and against `airlock serve` with a 4-step
 # chain (strip-control, identity, strip-control, identity), then prints both
 # figures and airlock's share of the baseline. Each run is sized to take a
 # few seconds at most.
 set -euo pipefail
 
-build=$(cd "${1:-build/release}" && pwd)
+build=$(cd "${1:-build/bench}" && pwd)
 load=$build/tests/bench/stdio_load
 baseline=$build/tests/bench/echo_baseline
 airlock=$build/host/airlock

@@ -55,9 +55,12 @@
  *       "_meta": {"airlock/untrusted": {"source": "SOURCE"}};
  *     - a string inside structuredContent keeps its value (so it still
  *       matches the output schema) and is listed in the result's
- *       "_meta": {"airlock/untrusted": [{"pointer": "/a/b", "source": "SOURCE"}]}.
- *   SOURCE is [A-Za-z0-9._:@/-]{1,64}. No marker of the plugin's own reaches
- *   the client.
+ *       "_meta": {"airlock/untrusted": [{"pointer": "/a/b", "source": "SOURCE"}]};
+ *       the text block that mirrors such a structuredContent is framed as
+ *       untrusted text of that source ("several" when fields differ).
+ *   SOURCE is [A-Za-z0-9._:@/-]{1,64}. A block labelled in a whole result
+ *   (result_set_json, a result sanitizer) is framed the same way, and a
+ *   label with any other source withholds the result.
  */
 #ifndef AIRLOCK_AIRLOCK_H
 #define AIRLOCK_AIRLOCK_H
