@@ -1,7 +1,9 @@
 #include "mcp/jsonrpc.hpp"
 
+#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
+#include <boost/json/parser.hpp>
 #include <boost/json/serialize.hpp>
 
 namespace airlock::host::jsonrpc {
@@ -12,11 +14,22 @@ bool valid_id(const boost::json::value& id) { return id.is_string() || id.is_int
 }  // namespace
 
 std::variant<Message, Failure> parse(std::string_view text) {
+  // One parser for the transport thread, reused: building one per message
+  // (with its stacks) costs more than parsing a small request.
+  static const boost::json::parse_options options = [] {
+    boost::json::parse_options o;
+    o.max_depth = 128;
+    return o;
+  }();
+  thread_local boost::json::parser parser({}, options);
+  // One arena per message: its dozens of small nodes come from one block and
+  // go back with it when the last part of the message (often the arguments,
+  // kept by the call in flight) is gone. The storage_ptr keeps it alive.
   boost::system::error_code ec;
-  boost::json::parse_options options;
-  options.max_depth = 128;
-  boost::json::value v = boost::json::parse(text, ec, {}, options);
+  parser.reset(boost::json::make_shared_resource<boost::json::monotonic_resource>());
+  parser.write(text.data(), text.size(), ec);
   if (ec) return Failure{kParseError, "parse error: " + ec.message(), nullptr};
+  boost::json::value v = parser.release();
   if (v.is_array()) return Failure{kInvalidRequest, "invalid request: batch requests are not supported", nullptr};
   auto* obj = v.if_object();
   if (!obj) return Failure{kInvalidRequest, "invalid request: a message must be a JSON object", nullptr};
@@ -46,7 +59,9 @@ std::variant<Message, Failure> parse(std::string_view text) {
   if (auto* params = obj->if_contains("params")) {
     if (!params->is_object() && !params->is_array())
       return Failure{kInvalidRequest, "invalid request: params must be an object or an array", m.id};
-    m.params = std::move(*params);
+    // Move-constructed, not assigned: assigning a value into one with other
+    // storage deep-copies it, and params is most of the message.
+    return Message{m.kind, std::move(m.id), std::move(m.method), boost::json::value(std::move(*params))};
   }
   return m;
 }

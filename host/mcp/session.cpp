@@ -141,12 +141,14 @@ void Session::on_tools_call(jsonrpc::Message& m) {
   call->id = m.id;
   // A call with no arguments reaches the tool as {} (never null).
   call->arguments = "{}";
-  call->arguments_value = boost::json::object{};
+
   if (auto* args = m.params.get_object().if_contains("arguments"); args && !args->is_null()) {
     if (!args->is_object())
       return reply_error(m.id, jsonrpc::kInvalidParams, "tools/call: params.arguments must be an object");
     call->arguments = to_json(*args);
-    call->arguments_value = std::move(*args);
+    call->arguments_value.emplace(std::move(*args));
+  } else {
+    call->arguments_value.emplace(boost::json::object{});
   }
 
   const std::string key = boost::json::serialize(m.id);
@@ -179,7 +181,7 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
 
   // Arguments that fail the inputSchema never reach the tool; the client
   // gets host text naming the schema location and keyword, through the chain.
-  if (auto invalid = tool.input_validator->validate(call->arguments_value)) {
+  if (auto invalid = tool.input_validator->validate(*call->arguments_value)) {
     if (!call->answered.exchange(true)) {
       std::string response = jsonrpc::result_prefix(call->id);
       run_invalid_arguments_pipeline(route, invalid->describe(), context, call->arguments, response);

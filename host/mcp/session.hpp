@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -60,7 +61,9 @@ class Session {
  private:
   struct InFlight {
     boost::json::value id;
-    boost::json::value arguments_value;  // parsed, for input validation
+    // Parsed, for input validation. Emplaced (move-constructed) so it keeps
+    // the message's arena instead of being copied out of it.
+    std::optional<boost::json::value> arguments_value;
     std::string arguments;  // as JSON text, what the tool and result sanitizers get
     std::atomic<bool> cancelled{false};
     // Exactly one of the worker and the deadline answers a call.

@@ -23,13 +23,15 @@ using namespace std::chrono_literals;
 
 bool submit(Executor& executor, std::function<void()> job) { return executor.try_submit(job); }
 
-// Occupies one worker until release(); started() returns once it runs.
+// Occupies one worker until release(); wait_started() returns once it runs.
+// The job holds its own shares of both signals, never the Blocker: it may
+// still be waking up after the Blocker is gone.
 class Blocker {
  public:
   std::function<void()> job() {
-    return [this] {
-      started_.set_value();
-      released_.wait();
+    return [started = started_, released = released_] {
+      started->set_value();
+      released.wait();
     };
   }
   void wait_started() { ASSERT_EQ(started_future_.wait_for(5s), std::future_status::ready); }
@@ -41,8 +43,8 @@ class Blocker {
 
  private:
   std::atomic<bool> released_once_{false};
-  std::promise<void> started_;
-  std::future<void> started_future_ = started_.get_future();
+  std::shared_ptr<std::promise<void>> started_ = std::make_shared<std::promise<void>>();
+  std::future<void> started_future_ = started_->get_future();
   std::promise<void> release_;
   std::shared_future<void> released_ = release_.get_future().share();
 };

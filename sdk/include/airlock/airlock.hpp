@@ -40,6 +40,7 @@
 
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
+#include <boost/json/parser.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
@@ -125,9 +126,15 @@ struct RequestContext {
 // naming `what`, never the text.
 inline boost::json::object parse_object(std::string_view text, std::string_view what) {
   if (text.empty()) return {};
+  // One parser per thread, reused: building a parser (and its stacks) per
+  // call costs more than parsing a small argument object.
+  thread_local boost::json::parser parser;
   boost::system::error_code ec;
-  boost::json::value value = boost::json::parse(text, ec);
-  if (ec || !value.is_object()) throw std::invalid_argument(std::string(what) + " is not a JSON object");
+  parser.reset();
+  parser.write(text.data(), text.size(), ec);
+  if (ec) throw std::invalid_argument(std::string(what) + " is not a JSON object");
+  boost::json::value value = parser.release();
+  if (!value.is_object()) throw std::invalid_argument(std::string(what) + " is not a JSON object");
   return std::move(value.get_object());
 }
 
