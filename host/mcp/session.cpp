@@ -167,8 +167,11 @@ void Session::on_tools_call(jsonrpc::Message& m) {
         [this, route, call] { on_deadline(*route, call); });
   std::function<void()> job = [this, route, call] { run_call(*route, call); };
   if (!server_.executor.try_submit(job)) {
+    // finish() cancels the deadline, or waits for it if it is firing now; a
+    // short timeout_ms may already have answered, and a call is answered once.
     finish(call);
-    reply_error(m.id, jsonrpc::kServerBusy, "server busy: too many tool calls queued; retry later");
+    if (!call->answered.exchange(true))
+      reply_error(m.id, jsonrpc::kServerBusy, "server busy: too many tool calls queued; retry later");
   }
 }
 

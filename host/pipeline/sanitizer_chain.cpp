@@ -1,8 +1,8 @@
 // Running a sanitizer chain. Text sanitizers see every string a client will
 // show the model: each content block's text (and an embedded resource's
-// text), and every string value inside structuredContent. Keys, types, MIME
-// types, base64 data and _meta are not text for the model and are left to
-// result sanitizers.
+// text), a resource link's name, title and description, and every string
+// value inside structuredContent. Keys, types, MIME types, URIs, base64 data
+// and _meta are not text for the model and are left to result sanitizers.
 #include "pipeline/sanitizer_chain.hpp"
 
 #include "pipeline/tool_result_shape.hpp"
@@ -52,8 +52,9 @@ std::optional<ChainFailure> run_text_segment(const std::vector<const Sanitizer*>
     for (auto& block : content->get_array()) {
       auto* b = block.if_object();
       if (!b) continue;
-      if (auto* text = b->if_contains("text"); text && text->is_string()) {
-        if (auto failure = apply(text->get_string())) return failure;
+      for (const char* field : {"text", "name", "title", "description"}) {
+        if (auto* text = b->if_contains(field); text && text->is_string())
+          if (auto failure = apply(text->get_string())) return failure;
       }
       if (auto* res = b->if_contains("resource"); res && res->is_object()) {
         if (auto* text = res->get_object().if_contains("text"); text && text->is_string())

@@ -143,6 +143,19 @@ TEST(SanitizerChain, StripsTheTextOfAnEmbeddedResource) {
   EXPECT_EQ(resource.at("uri"), "file:///notes.txt");
 }
 
+// The model reads a resource link's name, title and description, so they are
+// text like any other; its URI is a destination and stays byte for byte.
+TEST(SanitizerChain, StripsTheTextFieldsOfAResourceLinkButNotItsUri) {
+  auto result = object_of(R"({"content":[{"type":"resource_link","uri":"file:///a\u0007b",
+      "name":"n\u001b[31ma","title":"t\u0007i","description":"d\u0007e"}]})");
+  ASSERT_EQ(run(chain_of({"airlock.strip-control"}), result), std::nullopt);
+  const auto& link = result.at("content").as_array().at(0).as_object();
+  EXPECT_EQ(link.at("name"), "na");
+  EXPECT_EQ(link.at("title"), "ti");
+  EXPECT_EQ(link.at("description"), "de");
+  EXPECT_EQ(link.at("uri"), "file:///a\u0007b");
+}
+
 TEST(SanitizerChain, StripsEveryStringInStructuredContentButNoKey) {
   auto result = object_of(R"({"content":[],"structuredContent":{
       "top":"a\u0007b",

@@ -20,6 +20,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace airlock::host {
@@ -36,6 +37,7 @@ struct ServerOptions {
   std::size_t queue_capacity = 16;
   std::uint32_t page_size = 100;
   std::vector<std::string> default_chain{};  // empty: no chain
+  std::optional<std::uint32_t> timeout_ms{};  // bound to every tool when set
 };
 
 class Server {
@@ -50,13 +52,19 @@ class Server {
       chain.steps = options.default_chain;
       config_.chains.emplace("default", std::move(chain));
     }
+    if (options.timeout_ms) {
+      ToolBinding binding;
+      binding.pattern = "*";
+      binding.timeout_ms = options.timeout_ms;
+      config_.tools.push_back(std::move(binding));
+    }
     registry_ = unit::load_registry(config_);
     auto routes = ToolRoutes::build(config_, *registry_);
     if (!routes) throw std::runtime_error(routes.error().message);
     routes_ = std::move(*routes);
     executor_ = std::make_unique<Executor>(options.workers, options.queue_capacity);
     state_ = std::make_unique<ServerState>(
-        ServerState{config_, *routes_, *executor_, "9.9.9", build_tool_listing(*routes_)});
+        ServerState{config_, *routes_, *executor_, "9.9.9", build_tool_listing(*routes_), &timer_});
   }
 
   const ServerState& state() const { return *state_; }
@@ -65,6 +73,7 @@ class Server {
   Config config_;
   std::unique_ptr<PluginRegistry> registry_;
   std::unique_ptr<ToolRoutes> routes_;
+  DeadlineTimer timer_;
   std::unique_ptr<Executor> executor_;
   std::unique_ptr<ServerState> state_;
 };
@@ -534,6 +543,52 @@ TEST(Session, CloseCancelsACallStillRunningAfterTheGrace) {
   EXPECT_GE(took, 50ms);
   EXPECT_LT(took, 3s);
   EXPECT_TRUE(outbox.for_id(1).empty());
+}
+
+// --- timeout_ms
+
+TEST(Session, AnswersACallPastItsTimeoutOnceWithAToolError) {
+  Server server({.timeout_ms = 50});
+  Outbox outbox;
+  Session session(server.state(), outbox.sender());
+  initialize(session, outbox);
+  const auto start = Clock::now();
+  session.handle(slow(1, 10000));
+  const auto m = outbox.wait_for(1);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_GE(Clock::now() - start, 50ms);
+  EXPECT_EQ(m->at("result").at("isError"), true);
+  EXPECT_THAT(first_text(*m), HasSubstr("timed out after 50 ms"));
+  session.close();  // the tool saw the cancellation and stopped
+  EXPECT_LT(Clock::now() - start, 3s);
+  EXPECT_EQ(outbox.for_id(1).size(), 1u);
+}
+
+TEST(Session, AnswersACallThatBeatsItsTimeoutWithItsResultOnly) {
+  Server server({.timeout_ms = 5000});
+  Outbox outbox;
+  Session session(server.state(), outbox.sender());
+  initialize(session, outbox);
+  session.handle(slow(1, 1));
+  ASSERT_TRUE(outbox.wait_for(1).has_value());
+  session.close();
+  const auto answers = outbox.for_id(1);
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(first_text(answers[0]), "slept 1");
+}
+
+// With the shortest timeout and a queue that takes nothing, the deadline and
+// the busy answer race (about 1 run in 100 caught the double answer at 50
+// calls, before the fix); whichever wins, the client hears about the call once.
+TEST(Session, AnswersARefusedCallOnceEvenWhenItsDeadlineFires) {
+  Server server({.workers = 1, .queue_capacity = 0, .timeout_ms = 1});
+  Outbox outbox;
+  Session session(server.state(), outbox.sender());
+  initialize(session, outbox);
+  for (int id = 1; id <= 200; ++id) session.handle(slow(id, 1));
+  session.close();
+  std::this_thread::sleep_for(20ms);  // time for a stray deadline to fire, were one left
+  for (int id = 1; id <= 200; ++id) EXPECT_EQ(outbox.for_id(id).size(), 1u) << "id " << id;
 }
 
 }  // namespace
