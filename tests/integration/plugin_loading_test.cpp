@@ -2,7 +2,6 @@
 // skipped one leaves the rest serving, and config errors name file and line.
 #include "integration.hpp"
 
-#include <regex>
 #include <sstream>
 
 namespace airlock::test {
@@ -167,10 +166,10 @@ TEST(ConfigErrors, NamesFileLineAndUnknownSanitizer) {
     ASSERT_TRUE(r.exit_code) << argv[1] << " did not exit";
     EXPECT_NE(0, *r.exit_code);
     EXPECT_THAT(r.err, HasSubstr("nope.x"));
-    const std::regex place("airlock\\.toml:(" + std::to_string(steps_line) + "|" +
-                           std::to_string(header_line) + ")\\b");
-    EXPECT_TRUE(std::regex_search(r.err, place))
-        << "want airlock.toml:" << steps_line << " in stderr:\n"
+    const std::string at_step = "airlock.toml:" + std::to_string(steps_line) + ":";
+    const std::string at_header = "airlock.toml:" + std::to_string(header_line) + ":";
+    EXPECT_TRUE(r.err.find(at_step) != std::string::npos || r.err.find(at_header) != std::string::npos)
+        << "want " << at_step << " in stderr:\n"
         << r.err;
   }
 }
