@@ -204,11 +204,18 @@ TEST(Session, RefusesAnInitializeWithoutProtocolVersionAndStaysUninitialized) {
   EXPECT_THAT(error_message(m), HasSubstr("server not initialized"));
 }
 
-TEST(Session, RefusesASecondInitialize) {
+// A session over stdio-like plumbing that has already been initialized: the
+// starting point of most tests below.
+class InitializedSession : public ::testing::Test {
+ protected:
+  InitializedSession() { initialize(session, outbox); }
+
   Server server;
   Outbox outbox;
-  Session session(server.state(), outbox.sender());
-  initialize(session, outbox);
+  Session session{server.state(), outbox.sender()};
+};
+
+TEST_F(InitializedSession, RefusesASecondInitialize) {
   const auto m = answer(session, outbox, 2,
                         request(2, "initialize", boost::json::object{{"protocolVersion", "2025-11-25"}}));
   EXPECT_EQ(error_code(m), jsonrpc::kInvalidRequest);
@@ -231,11 +238,7 @@ TEST(Session, RefusesToolMethodsBeforeInitializeButAnswersPing) {
 
 // --- the method table
 
-TEST(Session, AnswersAnUnknownMethodWithMethodNotFound) {
-  Server server;
-  Outbox outbox;
-  Session session(server.state(), outbox.sender());
-  initialize(session, outbox);
+TEST_F(InitializedSession, AnswersAnUnknownMethodWithMethodNotFound) {
   const auto m = answer(session, outbox, "r", request("r", "resources/list"));
   EXPECT_EQ(error_code(m), jsonrpc::kMethodNotFound);
   EXPECT_THAT(error_message(m), HasSubstr("resources/list"));
@@ -249,11 +252,7 @@ TEST(Session, AnswersTextThatIsNotJsonWithAParseErrorForNullId) {
   EXPECT_EQ(error_code(m), jsonrpc::kParseError);
 }
 
-TEST(Session, SendsNothingForNotificationsOrResponses) {
-  Server server;
-  Outbox outbox;
-  Session session(server.state(), outbox.sender());
-  initialize(session, outbox);
+TEST_F(InitializedSession, SendsNothingForNotificationsOrResponses) {
   session.handle(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
   session.handle(R"({"jsonrpc":"2.0","method":"notifications/whatever","params":{}})");
   session.handle(R"({"jsonrpc":"2.0","id":"s1","result":{}})");
@@ -263,11 +262,7 @@ TEST(Session, SendsNothingForNotificationsOrResponses) {
 
 // --- tools/list
 
-TEST(Session, ListsEveryToolOnOnePageByDefault) {
-  Server server;
-  Outbox outbox;
-  Session session(server.state(), outbox.sender());
-  initialize(session, outbox);
+TEST_F(InitializedSession, ListsEveryToolOnOnePageByDefault) {
   const auto m = answer(session, outbox, 1, request(1, "tools/list"));
   const auto& tools = m.at("result").at("tools").as_array();
   ASSERT_EQ(tools.size(), 4u);
@@ -326,11 +321,7 @@ TEST(Session, RefusesACursorItDidNotMake) {
 
 // --- tools/call admission
 
-TEST(Session, AnswersAToolCallWithTheResultUnderItsId) {
-  Server server;
-  Outbox outbox;
-  Session session(server.state(), outbox.sender());
-  initialize(session, outbox);
+TEST_F(InitializedSession, AnswersAToolCallWithTheResultUnderItsId) {
   session.handle(call("call-1", "canary.echo", {{"text", "hi"}}));
   const auto m = outbox.wait_for("call-1");
   ASSERT_TRUE(m.has_value());
@@ -338,11 +329,7 @@ TEST(Session, AnswersAToolCallWithTheResultUnderItsId) {
   EXPECT_FALSE(m->at("result").as_object().contains("isError"));
 }
 
-TEST(Session, AnswersAThrowingToolWithAnIsErrorResult) {
-  Server server;
-  Outbox outbox;
-  Session session(server.state(), outbox.sender());
-  initialize(session, outbox);
+TEST_F(InitializedSession, AnswersAThrowingToolWithAnIsErrorResult) {
   session.handle(call(1, "canary.throws"));
   const auto m = outbox.wait_for(1);
   ASSERT_TRUE(m.has_value());
@@ -373,21 +360,13 @@ TEST(Session, WithholdsAResultItsChainFails) {
   EXPECT_THAT(boost::json::serialize(*m), testing::Not(HasSubstr("7f3a9c")));
 }
 
-TEST(Session, RefusesACallToAnUnknownTool) {
-  Server server;
-  Outbox outbox;
-  Session session(server.state(), outbox.sender());
-  initialize(session, outbox);
+TEST_F(InitializedSession, RefusesACallToAnUnknownTool) {
   const auto m = answer(session, outbox, 1, call(1, "nope.tool"));
   EXPECT_EQ(error_code(m), jsonrpc::kInvalidParams);
   EXPECT_THAT(error_message(m), HasSubstr("unknown tool: nope.tool"));
 }
 
-TEST(Session, RefusesACallWithoutAToolName) {
-  Server server;
-  Outbox outbox;
-  Session session(server.state(), outbox.sender());
-  initialize(session, outbox);
+TEST_F(InitializedSession, RefusesACallWithoutAToolName) {
   auto m = answer(session, outbox, 1, request(1, "tools/call"));
   EXPECT_EQ(error_code(m), jsonrpc::kInvalidParams);
   m = answer(session, outbox, 2, request(2, "tools/call", boost::json::object{{"name", 5}}));
@@ -395,11 +374,7 @@ TEST(Session, RefusesACallWithoutAToolName) {
   EXPECT_THAT(error_message(m), HasSubstr("params.name must be a string"));
 }
 
-TEST(Session, RefusesArgumentsThatAreNotAnObject) {
-  Server server;
-  Outbox outbox;
-  Session session(server.state(), outbox.sender());
-  initialize(session, outbox);
+TEST_F(InitializedSession, RefusesArgumentsThatAreNotAnObject) {
   int id = 0;
   for (const boost::json::value& arguments :
        {boost::json::value(boost::json::array{1}), boost::json::value("text"), boost::json::value(3)}) {
@@ -411,11 +386,7 @@ TEST(Session, RefusesArgumentsThatAreNotAnObject) {
   }
 }
 
-TEST(Session, GivesTheToolEmptyArgumentsWhenTheyAreNull) {
-  Server server;
-  Outbox outbox;
-  Session session(server.state(), outbox.sender());
-  initialize(session, outbox);
+TEST_F(InitializedSession, GivesTheToolEmptyArgumentsWhenTheyAreNull) {
   session.handle(request(1, "tools/call", boost::json::object{{"name", "canary.structured"}, {"arguments", nullptr}}));
   const auto m = outbox.wait_for(1);
   ASSERT_TRUE(m.has_value());
@@ -519,11 +490,7 @@ TEST(Session, NeverAnswersACallCancelledWhileItRuns) {
   EXPECT_TRUE(outbox.for_id("long").empty());
 }
 
-TEST(Session, CloseLetsACallFinishWithinTheGrace) {
-  Server server;
-  Outbox outbox;
-  Session session(server.state(), outbox.sender());
-  initialize(session, outbox);
+TEST_F(InitializedSession, CloseLetsACallFinishWithinTheGrace) {
   session.handle(slow(1, 30));
   session.close(5s);
   const auto answers = outbox.for_id(1);  // present as soon as close returns
@@ -531,11 +498,7 @@ TEST(Session, CloseLetsACallFinishWithinTheGrace) {
   EXPECT_EQ(first_text(answers[0]), "slept 30");
 }
 
-TEST(Session, CloseCancelsACallStillRunningAfterTheGrace) {
-  Server server;
-  Outbox outbox;
-  Session session(server.state(), outbox.sender());
-  initialize(session, outbox);
+TEST_F(InitializedSession, CloseCancelsACallStillRunningAfterTheGrace) {
   session.handle(slow(1, 10000));
   const auto start = Clock::now();
   session.close(50ms);
