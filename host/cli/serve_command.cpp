@@ -55,7 +55,7 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
                           build_tool_listing(*loaded->routes), &timer};
   StdioTransport transport(STDIN_FILENO, STDOUT_FILENO, loaded->config.server.max_message_bytes);
   {
-    Session session(state, [&transport](std::string message) { transport.write(message); });
+    Session session(state, [&transport](std::string message, Outbound) { transport.write(message); });
     transport.run(session);
     // Closing stdin is how a stdio client says it is done, not that it
     // stopped reading: calls in flight still get to answer, for a while.

@@ -6,6 +6,7 @@
 
 #include <boost/json/object.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -44,9 +45,42 @@ struct ServerConfig {
   std::uint32_t sanitizer_timeout_ms = 1000;  // one step; a slower step withholds the result
 };
 
+// [[transport.http.tokens]]: one bearer token, who it stands for, and what
+// it may reach. The token itself is never kept: only its SHA-256.
+struct TokenConfig {
+  std::string identity;                 // names the caller in logs, metrics, rate limits
+  std::array<std::uint8_t, 32> sha256{};  // from `sha256 = "<hex>"` or hashed from `file`
+  std::vector<std::string> tools;       // globs; empty: every tool
+  SourcePlace place;
+};
+
+// How a POST that carries a request is answered when the client accepts both.
+enum class HttpResponseMode { sse, json };
+
 struct HttpConfig {
   std::optional<std::string> listen;  // "HOST:PORT"
   std::string path = "/mcp";
+  HttpResponseMode response = HttpResponseMode::sse;
+  bool standalone_stream = true;        // GET opens the server->client stream; false: 405
+  std::uint32_t io_threads = 1;
+  // Host and Origin must name one of these (host, optionally ":port"); empty:
+  // the loopback names of the bound address (localhost, 127.0.0.1, [::1]).
+  std::vector<std::string> allowed_hosts;
+  std::vector<std::string> allowed_origins;  // full origins, "http://host:port"
+  std::vector<TokenConfig> tokens;      // empty: no authentication
+  bool allow_unauthenticated_remote = false;  // serve a non-loopback address with no tokens
+  std::uint32_t max_sessions = 10'000;        // live sessions; past it, 503
+  std::uint32_t session_idle_timeout_s = 1800;  // an unused session expires (404 afterwards)
+  std::uint32_t max_connections = 1024;       // past it, 503 and close
+  std::size_t max_header_bytes = 16u << 10;   // 431 past it
+  std::uint32_t read_timeout_ms = 10'000;     // whole request (headers + body); 408 past it
+  std::uint32_t idle_timeout_ms = 60'000;     // a keep-alive connection with no request is closed
+  double rate_limit = 0;                      // requests per second per identity; 0: unlimited (429)
+  std::uint32_t rate_burst = 0;               // bucket size; 0: max(1, rate_limit)
+  std::size_t replay_bytes = 4u << 20;        // SSE events kept per session for Last-Event-ID
+  std::uint32_t sse_retry_ms = 1000;          // the `retry:` a client waits before resuming
+  std::uint32_t shutdown_grace_ms = 10'000;   // SIGTERM: in-flight calls get this long
+  bool access_log = true;                     // one line per request at info
 };
 
 struct PluginsConfig {

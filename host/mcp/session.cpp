@@ -54,11 +54,13 @@ Session::Session(const ServerState& server, Send send) : server_(server), send_(
 Session::~Session() { close(); }
 
 void Session::reply(const boost::json::value& id, std::string_view result_json) {
-  send_(jsonrpc::result(id, result_json));
+  const std::string key = boost::json::serialize(id);
+  send_(jsonrpc::result(id, result_json), Outbound{key, true});
 }
 
 void Session::reply_error(const boost::json::value& id, int code, std::string_view message) {
-  send_(jsonrpc::error(id, code, message));
+  const std::string key = id.is_null() ? std::string() : boost::json::serialize(id);
+  send_(jsonrpc::error(id, code, message), Outbound{key, true});
 }
 
 void Session::handle(std::string_view text) {
@@ -69,6 +71,8 @@ void Session::handle(std::string_view text) {
   }
   dispatch(std::get<jsonrpc::Message>(parsed));
 }
+
+void Session::handle(jsonrpc::Message& message) { dispatch(message); }
 
 void Session::reject_oversized(std::size_t limit) {
   reply_error(nullptr, jsonrpc::kInvalidRequest,
@@ -151,7 +155,7 @@ void Session::on_tools_call(jsonrpc::Message& m) {
     call->arguments_value.emplace(boost::json::object{});
   }
 
-  const std::string key = boost::json::serialize(m.id);
+  const std::string& key = call->key = boost::json::serialize(m.id);
   {
     std::lock_guard lock(calls_mutex_);
     if (closed_) return;
@@ -189,7 +193,7 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
       std::string response = jsonrpc::result_prefix(call->id);
       run_invalid_arguments_pipeline(route, invalid->describe(), context, call->arguments, response);
       response.push_back(jsonrpc::kResultSuffix);
-      send_(std::move(response));
+      send_(std::move(response), Outbound{call->key, true});
     }
     return finish(call);
   }
@@ -213,7 +217,7 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
   std::string response = jsonrpc::result_prefix(call->id);
   run_result_pipeline(route, ToolCallOutcome{status, std::move(handle.output)}, context, call->arguments, response);
   response.push_back(jsonrpc::kResultSuffix);
-  send_(std::move(response));
+  send_(std::move(response), Outbound{call->key, true});
   finish(call);
 }
 
@@ -232,13 +236,13 @@ void Session::on_deadline(const ToolRoute& route, const std::shared_ptr<InFlight
   std::string response = jsonrpc::result_prefix(call->id);
   run_result_pipeline(route, std::move(outcome), context, call->arguments, response);
   response.push_back(jsonrpc::kResultSuffix);
-  send_(std::move(response));
+  send_(std::move(response), Outbound{call->key, true});
 }
 
 void Session::finish(const std::shared_ptr<InFlight>& call) {
   if (call->deadline && server_.timer) server_.timer->cancel(call->deadline);
   std::lock_guard lock(calls_mutex_);
-  calls_.erase(boost::json::serialize(call->id));
+  calls_.erase(call->key);
   if (calls_.empty()) calls_done_.notify_all();
 }
 

@@ -37,11 +37,20 @@ struct ServerState {
 // Builds ServerState::tool_listing from the routes.
 std::vector<boost::json::object> build_tool_listing(const ToolRoutes& routes);
 
+// Where a message the session sends belongs. Over HTTP a request's own
+// messages (its progress, its logs, its requests to the client, and last its
+// response) travel on that request's stream, everything else on the
+// session's standalone stream. stdio has one stream and ignores this.
+struct Outbound {
+  std::string_view request;  // id (as JSON text) of the client request it belongs to; empty: none
+  bool final = false;        // the response to `request`: nothing follows it on that stream
+};
+
 class Session {
  public:
   // Writes one complete JSON-RPC message. Called from the transport's thread
   // and from worker threads; must be thread-safe.
-  using Send = std::function<void(std::string message)>;
+  using Send = std::function<void(std::string message, Outbound where)>;
 
   Session(const ServerState& server, Send send);
   // Closes first if the owner did not.
@@ -49,6 +58,9 @@ class Session {
 
   // Handles one message (a line of stdio, a POST body). Transport thread.
   void handle(std::string_view text);
+  // The same, for a message the transport already parsed (HTTP reads the
+  // kind and id first: they decide the status and the stream).
+  void handle(jsonrpc::Message& message);
 
   // Answers a message the transport refused for its size.
   void reject_oversized(std::size_t limit);
@@ -61,6 +73,7 @@ class Session {
  private:
   struct InFlight {
     boost::json::value id;
+    std::string key;  // the id as JSON text: the calls_ key and the stream it answers on
     // Parsed, for input validation. Emplaced (move-constructed) so it keeps
     // the message's arena instead of being copied out of it.
     std::optional<boost::json::value> arguments_value;

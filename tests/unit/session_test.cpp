@@ -82,7 +82,7 @@ class Server {
 class Outbox {
  public:
   Session::Send sender() {
-    return [this](std::string message) {
+    return [this](std::string message, Outbound) {
       boost::json::object parsed = boost::json::parse(message).as_object();
       {
         std::lock_guard lock(mutex_);

@@ -88,7 +88,7 @@ class Harness {
               state_{config_, *routes_, executor_, "0.0.0", {}} {}
 
   Session::Send sender() {
-    return [this](std::string message) {
+    return [this](std::string message, Outbound) {
       std::lock_guard lock(mutex_);
       sent_.push_back(boost::json::parse(message).as_object());
     };
