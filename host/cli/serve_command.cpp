@@ -4,6 +4,8 @@
 #include "executor/executor.hpp"
 #include "mcp/protocol.hpp"
 #include "mcp/session.hpp"
+#include "metrics/metrics.hpp"
+#include "transport/http/http_server.hpp"
 #include "transport/stdio_transport.hpp"
 
 #include <fmt/format.h>
@@ -34,6 +36,36 @@ void announce(const Loaded& loaded, std::string_view how) {
                kProtocolVersions[1]);
 }
 
+int serve_http(const Loaded& loaded, std::string_view listen) {
+  auto address = http::parse_listen_address(listen);
+  if (!address) {
+    spdlog::error("{}", address.error().message);
+    return 2;
+  }
+  std::vector<std::string> tools;
+  for (const ToolRoute* route : loaded.routes->sorted()) tools.push_back(route->tool->name);
+  std::vector<std::string> sanitizers;
+  for (const auto& s : loaded.registry->sanitizers()) sanitizers.push_back(s.name);
+  Metrics metrics(std::move(tools), std::move(sanitizers));
+
+  DeadlineTimer timer;
+  Executor executor(loaded.config.server.workers, loaded.config.server.queue_capacity);
+  const ServerState state{loaded.config, *loaded.routes, executor, AIRLOCK_VERSION,
+                          build_tool_listing(*loaded.routes), &timer, &metrics};
+  {
+    auto server = http::HttpServer::bind(state, *address, &metrics);
+    if (!server) {
+      spdlog::error("{}", server.error().message);
+      return 2;
+    }
+    announce(loaded, (*server)->url());
+    (*server)->run();
+  }
+  executor.shutdown();
+  spdlog::info("bye");
+  return 0;
+}
+
 }  // namespace
 
 int serve_command(const std::filesystem::path& config_file, const std::optional<std::string>& http_listen) {
@@ -42,11 +74,8 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
     spdlog::error("{}", loaded.error().message);
     return 1;
   }
-  if (http_listen || loaded->config.http.listen) {
-    spdlog::error("--http {}: the Streamable HTTP transport is not available in this build yet; serve over stdio",
-                  http_listen.value_or(loaded->config.http.listen.value_or("")));
-    return 2;
-  }
+  const std::optional<std::string> listen = http_listen ? http_listen : loaded->config.http.listen;
+  if (listen) return serve_http(*loaded, *listen);
   announce(*loaded, "stdio");
 
   DeadlineTimer timer;
@@ -55,7 +84,9 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
                           build_tool_listing(*loaded->routes), &timer};
   StdioTransport transport(STDIN_FILENO, STDOUT_FILENO, loaded->config.server.max_message_bytes);
   {
-    Session session(state, [&transport](std::string message, Outbound) { transport.write(message); });
+    Session session(state, [&transport](std::string message, Outbound) {
+      if (!message.empty()) transport.write(message);
+    });
     transport.run(session);
     // Closing stdin is how a stdio client says it is done, not that it
     // stopped reading: calls in flight still get to answer, for a while.

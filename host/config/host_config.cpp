@@ -10,7 +10,10 @@
 // operator reading top to bottom expects.
 #include "config/host_config.hpp"
 
+#include "util/sha256.hpp"
+
 #include <boost/json/serialize.hpp>
+#include <openssl/crypto.h>
 #include <boost/json/value.hpp>
 #include <toml++/toml.h>
 
@@ -49,6 +52,8 @@ constexpr std::array<Choice<std::string_view>, 6> kLogLevels{{{"trace", "trace"}
 constexpr std::array<Choice<Mirror>, 2> kMirrors{{{"text", Mirror::text}, {"none", Mirror::none}}};
 constexpr std::array<Choice<OnPluginError>, 2> kOnPluginError{
     {{"fail", OnPluginError::fail}, {"skip", OnPluginError::skip}}};
+constexpr std::array<Choice<HttpResponseMode>, 2> kResponseModes{
+    {{"sse", HttpResponseMode::sse}, {"json", HttpResponseMode::json}}};
 
 // Chain names share TOML's bare-key alphabet, so a chain can always be named
 // without quotes, and a key in that alphabet is shown without them.
@@ -97,6 +102,17 @@ std::string integer_range_text(std::int64_t min, std::int64_t max) {
   return "an integer from " + std::to_string(min) + " to " + std::to_string(max);
 }
 
+bool is_port(std::string_view port) {
+  unsigned number = 0;
+  const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), number);
+  return !port.empty() && ec == std::errc{} && end == port.data() + port.size() && number >= 1 &&
+         number <= 65535;
+}
+
+std::string number_range_text(std::int64_t min, std::int64_t max) {
+  return "a number from " + std::to_string(min) + " to " + std::to_string(max);
+}
+
 // "HOST:PORT" or "[v6]:PORT". The host itself is left to the resolver; an
 // unbracketed host with a colon is refused because its port would be ambiguous.
 bool is_listen_address(std::string_view address) {
@@ -114,10 +130,104 @@ bool is_listen_address(std::string_view address) {
     port = address.substr(colon + 1);
     if (host.find(':') != std::string_view::npos) return false;
   }
-  unsigned number = 0;
-  const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), number);
-  return !host.empty() && !port.empty() && ec == std::errc{} && end == port.data() + port.size() &&
-         number >= 1 && number <= 65535;
+  return !host.empty() && is_port(port);
+}
+
+std::string lowercase(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return lower;
+}
+
+// A DNS name or IPv4 address as a Host header carries it (RFC 3986 reg-name
+// narrowed to what names really use); IPv6 comes in brackets, handled apart.
+bool is_host_name(std::string_view host) {
+  return !host.empty() && host.size() <= 253 && std::all_of(host.begin(), host.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           c == '.' || c == '-' || c == '_';
+  });
+}
+
+bool is_ipv6_literal(std::string_view address) {
+  return address.size() >= 2 && address.size() <= 45 &&
+         address.find(':') != std::string_view::npos &&
+         std::all_of(address.begin(), address.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') ||
+                  c == ':' || c == '.';
+         });
+}
+
+// "host", "host:port", "[v6]" or "[v6]:port", the forms of a Host header
+// (RFC 9110 7.2); lowercased, as names compare without case.
+std::optional<std::string> host_and_port(std::string_view text) {
+  std::string_view port;
+  if (text.starts_with('[')) {
+    const auto close = text.find(']');
+    if (close == std::string_view::npos || !is_ipv6_literal(text.substr(1, close - 1)))
+      return std::nullopt;
+    const auto rest = text.substr(close + 1);
+    if (!rest.empty() && (rest[0] != ':' || !is_port(rest.substr(1)))) return std::nullopt;
+    return lowercase(text);
+  }
+  const auto colon = text.find(':');
+  if (!is_host_name(text.substr(0, colon))) return std::nullopt;
+  if (colon != std::string_view::npos && !is_port(text.substr(colon + 1))) return std::nullopt;
+  return lowercase(text);
+}
+
+// "scheme://host[:port]" as a browser sends it in Origin (RFC 6454): no path,
+// no trailing slash; lowercased.
+std::optional<std::string> origin(std::string_view text) {
+  const auto separator = text.find("://");
+  if (separator == std::string_view::npos || separator == 0) return std::nullopt;
+  const auto scheme = text.substr(0, separator);
+  const bool scheme_ok =
+      ((scheme[0] >= 'a' && scheme[0] <= 'z') || (scheme[0] >= 'A' && scheme[0] <= 'Z')) &&
+      std::all_of(scheme.begin(), scheme.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+               c == '+' || c == '-' || c == '.';
+      });
+  if (!scheme_ok || !host_and_port(text.substr(separator + 3))) return std::nullopt;
+  return lowercase(text);
+}
+
+// An identity names the caller in logs and metric labels, so it keeps to a
+// small alphabet that needs no quoting anywhere.
+bool is_identity(std::string_view name) {
+  return !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           c == '.' || c == '_' || c == '@' || c == '-';
+  });
+}
+
+struct FileCloser {
+  void operator()(std::FILE* stream) const { std::fclose(stream); }
+};
+
+// stdio rather than iostreams because errno then holds the real reason
+// (missing, not permitted, a directory) for the message.
+Result<std::string> read_file(const fs::path& file) {
+  const auto cannot_read = [&file](int error) {
+    return Error{file.string() + ": cannot read: " + std::generic_category().message(error)};
+  };
+  errno = 0;
+  const std::unique_ptr<std::FILE, FileCloser> stream(std::fopen(file.c_str(), "rb"));
+  if (!stream) return cannot_read(errno);
+  std::string text;
+  std::array<char, 64 * 1024> buffer{};
+  while (const auto count = std::fread(buffer.data(), 1, buffer.size(), stream.get()))
+    text.append(buffer.data(), count);
+  if (std::ferror(stream.get())) return cannot_read(errno);
+  OPENSSL_cleanse(buffer.data(), buffer.size());  // it may have held a token
+  // Error is constructible from a string too, so the value needs naming.
+  return Result<std::string>(boost::system::in_place_value, std::move(text));
+}
+
+// Leaves no copy of a secret in memory that is about to be freed.
+void wipe(std::string& secret) {
+  OPENSSL_cleanse(secret.data(), secret.size());
+  secret.clear();
 }
 
 // Plugin tables reach plugins as JSON. Dates and times have no JSON form, so
@@ -278,10 +388,201 @@ class ConfigReader {
         } else if (value) {
           http.path = std::move(*value);
         }
+      } else if (name == "response") {
+        if (auto value = choice_value(node, path, kResponseModes)) http.response = *value;
+      } else if (name == "standalone_stream") {
+        if (auto value = bool_value(node, path)) http.standalone_stream = *value;
+      } else if (name == "io_threads") {
+        set_integer(node, path, 1, 64, http.io_threads);
+      } else if (name == "allowed_hosts") {
+        http.allowed_hosts = address_list(node, path, host_and_port,
+                                          "\"HOST\", \"HOST:PORT\", \"[IPV6]\" or \"[IPV6]:PORT\"");
+      } else if (name == "allowed_origins") {
+        http.allowed_origins = address_list(
+            node, path, origin, "an origin \"SCHEME://HOST\" or \"SCHEME://HOST:PORT\"");
+      } else if (name == "allow_unauthenticated_remote") {
+        if (auto value = bool_value(node, path)) http.allow_unauthenticated_remote = *value;
+      } else if (name == "max_sessions") {
+        set_integer(node, path, 1, 1'000'000, http.max_sessions);
+      } else if (name == "session_idle_timeout_s") {
+        set_integer(node, path, 1, 7 * 86'400, http.session_idle_timeout_s);
+      } else if (name == "max_connections") {
+        set_integer(node, path, 1, 1'000'000, http.max_connections);
+      } else if (name == "max_header_bytes") {
+        set_integer(node, path, 1024, 1 << 20, http.max_header_bytes);
+      } else if (name == "read_timeout_ms") {
+        set_integer(node, path, 100, 3'600'000, http.read_timeout_ms);
+      } else if (name == "idle_timeout_ms") {
+        set_integer(node, path, 100, 3'600'000, http.idle_timeout_ms);
+      } else if (name == "rate_limit") {
+        if (auto value = number_value(node, path, 0, 1'000'000)) http.rate_limit = *value;
+      } else if (name == "rate_burst") {
+        set_integer(node, path, 0, 1'000'000, http.rate_burst);
+      } else if (name == "replay_bytes") {
+        set_integer(node, path, 1024, std::int64_t{1} << 30, http.replay_bytes);
+      } else if (name == "sse_retry_ms") {
+        set_integer(node, path, 0, 600'000, http.sse_retry_ms);
+      } else if (name == "shutdown_grace_ms") {
+        set_integer(node, path, 0, 600'000, http.shutdown_grace_ms);
+      } else if (name == "access_log") {
+        if (auto value = bool_value(node, path)) http.access_log = *value;
+      } else if (name == "tokens") {
+        read_tokens(node);
       } else {
         report_unknown_key(key, "transport.http");
       }
     }
+  }
+
+  // Each element of `node` through `normalize`, which returns the stored form
+  // or nothing when the text is not the `expected` kind of address.
+  template <class Normalize>
+  std::vector<std::string> address_list(const toml::node& node, const std::string& path,
+                                        Normalize normalize, std::string_view expected) {
+    std::vector<std::string> list;
+    for (auto& [text, where] : string_list(node, path)) {
+      if (auto normalized = normalize(text)) {
+        list.push_back(std::move(*normalized));
+      } else {
+        report(where, "expected " + std::string(expected) + ", got " + quote(text));
+      }
+    }
+    return list;
+  }
+
+  // [[transport.http.tokens]]: an array of tables, one per bearer token.
+  void read_tokens(const toml::node& node) {
+    const std::string path = "transport.http.tokens";
+    const auto* array = node.as_array();
+    // An empty array is allowed: it declares no tokens.
+    if (!array || (!array->empty() && !array->is_array_of_tables())) {
+      report(place(node, path),
+             "expected an array of tables ([[transport.http.tokens]]), got " + value_text(node));
+      return;
+    }
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      TokenConfig token;
+      if (read_token(*array->get(i)->as_table(), path + "[" + std::to_string(i) + "]", token))
+        add_token(std::move(token));
+    }
+  }
+
+  // False when the token is unusable; its problems are reported.
+  bool read_token(const toml::table& table, const std::string& path, TokenConfig& token) {
+    token.place = place(table, path);
+    bool usable = true;
+    bool has_identity = false;
+    bool has_sha256 = false;
+    bool has_file = false;
+    bool has_plain_token = false;
+    for (const auto& [key, node] : table) {
+      const std::string name(key.str());
+      const std::string field = path + "." + key_text(name);
+      if (name == "identity") {
+        has_identity = true;
+        auto value = string_value(node, field);
+        if (value && !is_identity(*value)) {
+          report(place(node, field),
+                 "expected 1 to 64 of A-Z a-z 0-9 . _ @ -, got " + quote(*value));
+          usable = false;
+        } else if (value) {
+          token.identity = std::move(*value);
+        } else {
+          usable = false;
+        }
+      } else if (name == "sha256") {
+        has_sha256 = true;
+        // The value is not echoed: an operator may have pasted the token here.
+        const auto* text = node.as_string();
+        const auto digest = text ? parse_sha256_hex(text->get()) : std::nullopt;
+        if (digest) {
+          token.sha256 = *digest;
+        } else {
+          report(place(node, field), "expected the token's SHA-256 as 64 hex digits (sha256sum "
+                                     "prints it)");
+          usable = false;
+        }
+      } else if (name == "file") {
+        has_file = true;
+        if (auto value = string_value(node, field)) {
+          if (auto digest = token_file_digest(*value, place(node, field))) {
+            token.sha256 = *digest;
+          } else {
+            usable = false;
+          }
+        } else {
+          usable = false;
+        }
+      } else if (name == "tools") {
+        for (auto& glob : string_list(node, field)) token.tools.push_back(std::move(glob.first));
+      } else if (name == "token") {
+        has_plain_token = true;
+        report(place(node, field), "a token is never written in the config: give its SHA-256 "
+                                   "(sha256 = \"<64 hex digits>\") or a file that holds it "
+                                   "(file = \"<path>\")");
+        usable = false;
+      } else {
+        report_unknown_key(key, path);
+      }
+    }
+    if (!has_identity) {
+      report(token.place, "missing key 'identity'");
+      usable = false;
+    }
+    if (has_sha256 && has_file) {
+      report(token.place, "give either 'sha256' or 'file', not both");
+      usable = false;
+    } else if (!has_sha256 && !has_file && !has_plain_token) {
+      report(token.place, "missing key 'sha256' or 'file'");
+      usable = false;
+    }
+    return usable;
+  }
+
+  // Reads a token file (relative to the config file) and keeps only the
+  // digest; the plaintext is wiped before it is freed.
+  std::optional<Sha256Digest> token_file_digest(const std::string& name, const SourcePlace& where) {
+    const fs::path file = resolve(name);
+    auto text = read_file(file);
+    if (!text) {
+      report(where, text.error().message);
+      return std::nullopt;
+    }
+    std::string& token = *text;
+    // Editors and `echo` end the file with a newline no client sends.
+    const auto end = token.find_last_not_of(" \t\r\n\v\f");
+    token.resize(end == std::string::npos ? 0 : end + 1);
+    std::optional<Sha256Digest> digest;
+    if (token.empty()) {
+      report(where, file.string() + ": the token file is empty");
+    } else if (!is_bearer_token(token)) {
+      // Which character is not said: that would put part of the token in a log.
+      report(where, file.string() +
+                        ": the token holds a character an Authorization: Bearer header cannot "
+                        "carry (allowed: A-Z a-z 0-9 - . _ ~ + / and trailing =)");
+    } else {
+      digest = sha256(token);
+    }
+    wipe(token);
+    return digest;
+  }
+
+  // Identities and tokens are both unique: an identity names one caller in
+  // logs and limits, and a token must say which caller presented it.
+  void add_token(TokenConfig token) {
+    for (const auto& other : config_.http.tokens) {
+      if (other.identity == token.identity) {
+        report(token.place, "identity " + quote(token.identity) + " is already declared at " +
+                                other.place.describe());
+        return;
+      }
+      if (other.sha256 == token.sha256) {
+        report(token.place, "identity " + quote(token.identity) + " has the same token as " +
+                                quote(other.identity) + " (" + other.place.describe() + ")");
+        return;
+      }
+    }
+    config_.http.tokens.push_back(std::move(token));
   }
 
   void read_plugins(const toml::table& table) {
@@ -426,6 +727,31 @@ class ConfigReader {
     return std::nullopt;
   }
 
+  template <class T>
+  void set_integer(const toml::node& node, const std::string& path, std::int64_t min,
+                   std::int64_t max, T& field) {
+    if (auto value = integer_value(node, path, min, max)) field = static_cast<T>(*value);
+  }
+
+  // An integer or a float; written so that NaN fails the range check too.
+  std::optional<double> number_value(const toml::node& node, const std::string& path,
+                                     std::int64_t min, std::int64_t max) {
+    std::optional<double> number;
+    if (const auto* integer = node.as_integer()) number = static_cast<double>(integer->get());
+    if (const auto* floating = node.as_floating_point()) number = floating->get();
+    if (number && *number >= static_cast<double>(min) && *number <= static_cast<double>(max))
+      return number;
+    report(place(node, path),
+           "expected " + number_range_text(min, max) + ", got " + value_text(node));
+    return std::nullopt;
+  }
+
+  std::optional<bool> bool_value(const toml::node& node, const std::string& path) {
+    if (const auto* flag = node.as_boolean()) return flag->get();
+    report(place(node, path), "expected true or false, got " + value_text(node));
+    return std::nullopt;
+  }
+
   template <class T, std::size_t N>
   std::optional<T> choice_value(const toml::node& node, const std::string& path,
                                 const std::array<Choice<T>, N>& choices) {
@@ -507,28 +833,6 @@ std::string house_form(std::string_view description) {
   return text;
 }
 
-struct FileCloser {
-  void operator()(std::FILE* stream) const { std::fclose(stream); }
-};
-
-// stdio rather than iostreams because errno then holds the real reason
-// (missing, not permitted, a directory) for the message.
-Result<std::string> read_file(const fs::path& file) {
-  const auto cannot_read = [&file](int error) {
-    return Error{file.string() + ": cannot read: " + std::generic_category().message(error)};
-  };
-  errno = 0;
-  const std::unique_ptr<std::FILE, FileCloser> stream(std::fopen(file.c_str(), "rb"));
-  if (!stream) return cannot_read(errno);
-  std::string text;
-  std::array<char, 64 * 1024> buffer{};
-  while (const auto count = std::fread(buffer.data(), 1, buffer.size(), stream.get()))
-    text.append(buffer.data(), count);
-  if (std::ferror(stream.get())) return cannot_read(errno);
-  // Error is constructible from a string too, so the value needs naming.
-  return Result<std::string>(boost::system::in_place_value, std::move(text));
-}
-
 }  // namespace
 
 std::string SourcePlace::describe() const {
@@ -579,6 +883,17 @@ bool glob_match(std::string_view pattern, std::string_view name) {
   }
   while (p < pattern.size() && pattern[p] == '*') ++p;
   return p == pattern.size();
+}
+
+bool is_bearer_token(std::string_view token) {
+  const auto is_b64token_char = [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           c == '-' || c == '.' || c == '_' || c == '~' || c == '+' || c == '/';
+  };
+  const auto body_end = token.find_last_not_of('=');
+  if (body_end == std::string_view::npos) return false;  // empty, or only padding
+  const auto body = token.substr(0, body_end + 1);
+  return std::all_of(body.begin(), body.end(), is_b64token_char);
 }
 
 }  // namespace airlock::host

@@ -46,41 +46,49 @@ struct ServerConfig {
 };
 
 // [[transport.http.tokens]]: one bearer token, who it stands for, and what
-// it may reach. The token itself is never kept: only its SHA-256.
+// it may reach. The token itself is never kept: only its SHA-256, given in
+// the config or hashed at load from a file (whose plaintext is then wiped).
+// Identities and digests are both unique across tokens.
 struct TokenConfig {
-  std::string identity;                 // names the caller in logs, metrics, rate limits
+  // [A-Za-z0-9._@-]{1,64}; names the caller in logs, metrics and rate limits
+  std::string identity;
   std::array<std::uint8_t, 32> sha256{};  // from `sha256 = "<hex>"` or hashed from `file`
-  std::vector<std::string> tools;       // globs; empty: every tool
-  SourcePlace place;
+  std::vector<std::string> tools;         // globs; empty: every tool
+  SourcePlace place;                      // the [[transport.http.tokens]] header
 };
 
 // How a POST that carries a request is answered when the client accepts both.
 enum class HttpResponseMode { sse, json };
 
+// [transport.http]. Each comment gives the range checked at load.
 struct HttpConfig {
-  std::optional<std::string> listen;  // "HOST:PORT"
-  std::string path = "/mcp";
-  HttpResponseMode response = HttpResponseMode::sse;
-  bool standalone_stream = true;        // GET opens the server->client stream; false: 405
-  std::uint32_t io_threads = 1;
-  // Host and Origin must name one of these (host, optionally ":port"); empty:
+  std::optional<std::string> listen;  // "HOST:PORT" or "[IPV6]:PORT"
+  std::string path = "/mcp";          // starts with '/'
+  HttpResponseMode response = HttpResponseMode::sse;  // "sse" | "json"
+  bool standalone_stream = true;      // GET opens the server->client stream; false: 405
+  std::uint32_t io_threads = 1;       // 1..64
+  // Host must name one of these: "host", "host:port", "[v6]" or "[v6]:port",
+  // lowercased at load (a pattern without a port matches any port). Empty:
   // the loopback names of the bound address (localhost, 127.0.0.1, [::1]).
   std::vector<std::string> allowed_hosts;
-  std::vector<std::string> allowed_origins;  // full origins, "http://host:port"
-  std::vector<TokenConfig> tokens;      // empty: no authentication
+  // Origin, when sent, must be one of these: "scheme://host[:port]",
+  // lowercased at load, no path. Empty: http(s) with an allowed host.
+  std::vector<std::string> allowed_origins;
+  std::vector<TokenConfig> tokens;            // empty: no authentication
   bool allow_unauthenticated_remote = false;  // serve a non-loopback address with no tokens
-  std::uint32_t max_sessions = 10'000;        // live sessions; past it, 503
-  std::uint32_t session_idle_timeout_s = 1800;  // an unused session expires (404 afterwards)
-  std::uint32_t max_connections = 1024;       // past it, 503 and close
-  std::size_t max_header_bytes = 16u << 10;   // 431 past it
-  std::uint32_t read_timeout_ms = 10'000;     // whole request (headers + body); 408 past it
-  std::uint32_t idle_timeout_ms = 60'000;     // a keep-alive connection with no request is closed
-  double rate_limit = 0;                      // requests per second per identity; 0: unlimited (429)
-  std::uint32_t rate_burst = 0;               // bucket size; 0: max(1, rate_limit)
-  std::size_t replay_bytes = 4u << 20;        // SSE events kept per session for Last-Event-ID
-  std::uint32_t sse_retry_ms = 1000;          // the `retry:` a client waits before resuming
-  std::uint32_t shutdown_grace_ms = 10'000;   // SIGTERM: in-flight calls get this long
-  bool access_log = true;                     // one line per request at info
+  std::uint32_t max_sessions = 10'000;        // 1..1e6 live sessions; past it, 503
+  // 1..604800; an unused session expires (404 afterwards)
+  std::uint32_t session_idle_timeout_s = 1800;
+  std::uint32_t max_connections = 1024;      // 1..1e6; past it, 503 and close
+  std::size_t max_header_bytes = 16u << 10;  // 1 KiB..1 MiB; 431 past it
+  std::uint32_t read_timeout_ms = 10'000;    // 100..3600000: whole request (headers + body); 408
+  std::uint32_t idle_timeout_ms = 60'000;    // 100..3600000: an idle keep-alive connection closes
+  double rate_limit = 0;         // 0..1e6 requests per second per identity; 0: unlimited (429)
+  std::uint32_t rate_burst = 0;  // 0..1e6 bucket size; 0: max(1, ceil(rate_limit))
+  std::size_t replay_bytes = 4u << 20;       // 1 KiB..1 GiB of SSE events kept per session
+  std::uint32_t sse_retry_ms = 1000;         // 0..600000: the `retry:` a client waits to resume
+  std::uint32_t shutdown_grace_ms = 10'000;  // 0..600000: SIGTERM gives in-flight calls this long
+  bool access_log = true;                    // one line per request at info
 };
 
 struct PluginsConfig {
@@ -128,5 +136,9 @@ Result<Config> parse_config(std::string_view text, const std::filesystem::path& 
 
 // True when `name` matches `pattern` ('*' any run, '?' one byte).
 bool glob_match(std::string_view pattern, std::string_view name);
+
+// True when `token` can travel as the credentials of an `Authorization:
+// Bearer` header: RFC 6750's b64token, 1*(A-Z a-z 0-9 - . _ ~ + /) *"=".
+bool is_bearer_token(std::string_view token);
 
 }  // namespace airlock::host

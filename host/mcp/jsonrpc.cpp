@@ -48,6 +48,8 @@ std::variant<Message, Failure> parse(std::string_view text) {
   if (!method) {
     if (id && (obj->contains("result") || obj->contains("error"))) {
       m.kind = Message::Kind::response;
+      m.is_error = obj->contains("error");
+      m.outcome = std::move(obj->at(m.is_error ? "error" : "result"));
       return m;
     }
     return Failure{kInvalidRequest, "invalid request: method is missing", m.id};
@@ -61,7 +63,7 @@ std::variant<Message, Failure> parse(std::string_view text) {
       return Failure{kInvalidRequest, "invalid request: params must be an object or an array", m.id};
     // Move-constructed, not assigned: assigning a value into one with other
     // storage deep-copies it, and params is most of the message.
-    return Message{m.kind, std::move(m.id), std::move(m.method), boost::json::value(std::move(*params))};
+    return Message{m.kind, std::move(m.id), std::move(m.method), boost::json::value(std::move(*params)), {}, false};
   }
   return m;
 }

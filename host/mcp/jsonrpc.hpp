@@ -25,6 +25,10 @@ struct Message {
   boost::json::value id;      // null for notifications
   std::string method;         // empty for responses
   boost::json::value params;  // null when absent
+  // Responses only (to the session's own requests): the "result" member, or
+  // the "error" member with is_error set.
+  boost::json::value outcome;
+  bool is_error = false;
 };
 
 // Why a line is not a message we can act on, with the id to answer with

@@ -1,9 +1,13 @@
 // The MCP method table of one session and the life of a tool call in it:
 // admitted on the transport thread, run on a worker, answered once, or not
-// at all when the client cancelled it.
+// at all when the client cancelled it. While it runs, the call talks to the
+// client through a CallLink: progress and logs go out related to the call,
+// and a request to the client parks the worker until the transport hands
+// the client's response to handle().
 #include "mcp/session.hpp"
 
 #include "mcp/protocol.hpp"
+#include "metrics/metrics.hpp"
 #include "pipeline/result_pipeline.hpp"
 #include "plugins/host_api.hpp"
 #include "util/json_text.hpp"
@@ -13,6 +17,7 @@
 #include <spdlog/spdlog.h>
 
 #include <charconv>
+#include <cmath>
 
 namespace airlock::host {
 namespace {
@@ -32,7 +37,80 @@ std::optional<std::size_t> read_cursor(std::string_view cursor, std::size_t size
   return offset;
 }
 
+// A JSON number for a progress value: integral values as integers (the
+// common 0, 50, 100 read as such), the rest as doubles.
+boost::json::value progress_number(double v) {
+  constexpr double kExactIntegers = 9007199254740992.0;  // 2^53
+  if (std::trunc(v) == v && std::fabs(v) <= kExactIntegers) return static_cast<std::int64_t>(v);
+  return v;
+}
+
+std::string notification(std::string_view method, const boost::json::object& params) {
+  std::string out = R"({"jsonrpc":"2.0","method":)";
+  append_json(out, boost::json::value(method));
+  out.append(R"(,"params":)");
+  append_json(out, params);
+  out.push_back('}');
+  return out;
+}
+
+// How long a worker waits on the client between looks at its call's
+// cancelled flag. Every path that sets the flag also wakes the waiters; this
+// only bounds the damage of one that forgets.
+constexpr std::chrono::milliseconds kCancelledPoll{250};
+
 }  // namespace
+
+// One running call's way to its client: what host_api.cpp forwards the
+// plugin's call_* functions to. Lives on the worker's stack for on_call.
+class Session::CallLink final : public CallChannel {
+ public:
+  CallLink(Session& session, const InFlight& call) : session_(session), call_(call) {}
+
+  airlock_status progress(double progress, double total, std::string_view message) override {
+    if (call_.cancelled.load()) return AIRLOCK_STATUS_CANCELLED;
+    // Held while sending, so two threads of one tool cannot put increasing
+    // values on the wire in decreasing order.
+    std::lock_guard lock(mutex_);
+    if (last_progress_ && progress <= *last_progress_) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    last_progress_ = progress;
+    if (!call_.progress_token) return AIRLOCK_STATUS_OK;
+    boost::json::object params{{"progressToken", *call_.progress_token},
+                               {"progress", progress_number(progress)}};
+    if (total > 0) params["total"] = progress_number(total);
+    if (!message.empty()) params["message"] = message;
+    session_.send_(notification("notifications/progress", params), Outbound{call_.key, false});
+    return AIRLOCK_STATUS_OK;
+  }
+
+  airlock_status log(airlock_client_log_level level, std::string_view logger, std::string_view message) override {
+    if (call_.cancelled.load()) return AIRLOCK_STATUS_CANCELLED;
+    if (level < session_.log_threshold_.load()) return AIRLOCK_STATUS_OK;
+    boost::json::object params{{"level", kLogLevels[static_cast<std::size_t>(level)]}};
+    if (!logger.empty()) params["logger"] = logger;
+    params["data"] = message;
+    std::lock_guard lock(mutex_);
+    session_.send_(notification("notifications/message", params), Outbound{call_.key, false});
+    return AIRLOCK_STATUS_OK;
+  }
+
+  Reply request(std::string_view method, std::string_view params_json, std::chrono::milliseconds timeout) override {
+    return session_.request_client(call_, method, params_json, timeout);
+  }
+
+  std::string_view client_capabilities() const noexcept override { return session_.client_capabilities_json_; }
+  std::string_view request_meta() const noexcept override { return call_.meta; }
+
+  void end_stream() override {
+    if (session_.end_stream_) session_.end_stream_(call_.key);
+  }
+
+ private:
+  Session& session_;
+  const InFlight& call_;
+  std::mutex mutex_;  // guards last_progress_; held while this call's notifications are sent
+  std::optional<double> last_progress_;
+};
 
 std::vector<boost::json::object> build_tool_listing(const ToolRoutes& routes) {
   std::vector<boost::json::object> listing;
@@ -49,7 +127,8 @@ std::vector<boost::json::object> build_tool_listing(const ToolRoutes& routes) {
   return listing;
 }
 
-Session::Session(const ServerState& server, Send send) : server_(server), send_(std::move(send)) {}
+Session::Session(const ServerState& server, Send send)
+    : server_(server), send_(std::move(send)), log_threshold_(AIRLOCK_CLIENT_LOG_INFO) {}
 
 Session::~Session() { close(); }
 
@@ -74,6 +153,15 @@ void Session::handle(std::string_view text) {
 
 void Session::handle(jsonrpc::Message& message) { dispatch(message); }
 
+void Session::set_end_stream(EndStream end_stream) { end_stream_ = std::move(end_stream); }
+
+void Session::set_identity(std::string session_id, std::string caller) {
+  session_id_ = std::move(session_id);
+  caller_ = std::move(caller);
+}
+
+void Session::set_tool_scope(ToolScope allowed) { tool_scope_ = std::move(allowed); }
+
 void Session::reject_oversized(std::size_t limit) {
   reply_error(nullptr, jsonrpc::kInvalidRequest,
               fmt::format("invalid request: message exceeds the {}-byte limit (server.max_message_bytes)", limit));
@@ -81,7 +169,7 @@ void Session::reject_oversized(std::size_t limit) {
 
 void Session::dispatch(jsonrpc::Message& m) {
   using Kind = jsonrpc::Message::Kind;
-  if (m.kind == Kind::response) return;  // this host sends no requests to clients yet
+  if (m.kind == Kind::response) return on_response(m);
   if (m.kind == Kind::notification) {
     if (m.method == "notifications/cancelled") on_cancelled(m);
     // notifications/initialized and unknown notifications need no answer.
@@ -94,6 +182,7 @@ void Session::dispatch(jsonrpc::Message& m) {
                        fmt::format("server not initialized: send initialize before {}", m.method));
   if (m.method == "tools/call") return on_tools_call(m);
   if (m.method == "tools/list") return on_tools_list(m);
+  if (m.method == "logging/setLevel") return on_set_level(m);
   reply_error(m.id, jsonrpc::kMethodNotFound, fmt::format("method not found: {}", m.method));
 }
 
@@ -104,31 +193,59 @@ void Session::on_initialize(const jsonrpc::Message& m) {
   if (!requested || !requested->is_string())
     return reply_error(m.id, jsonrpc::kInvalidParams, "initialize: params.protocolVersion must be a string");
   protocol_version_ = negotiate_protocol_version(requested->get_string());
+  // Copied out of the message's arena: calls read it for the whole session.
+  if (const auto* capabilities = params->if_contains("capabilities"); capabilities && capabilities->is_object()) {
+    client_capabilities_ = boost::json::object(capabilities->get_object(), boost::json::storage_ptr());
+    client_capabilities_json_ = boost::json::serialize(client_capabilities_);
+  }
   initialized_ = true;
 
   boost::json::object result{
       {"protocolVersion", protocol_version_},
-      {"capabilities", boost::json::object{{"tools", boost::json::object{{"listChanged", false}}}}},
+      {"capabilities", boost::json::object{{"tools", boost::json::object{{"listChanged", false}}},
+                                           {"logging", boost::json::object{}}}},
       {"serverInfo", boost::json::object{{"name", server_.config.server.name}, {"version", server_.version}}}};
   reply(m.id, boost::json::serialize(result));
 }
 
+void Session::on_set_level(const jsonrpc::Message& m) {
+  const auto* params = params_object(m);
+  const auto* level = params ? params->if_contains("level") : nullptr;
+  if (!level) return reply_error(m.id, jsonrpc::kInvalidParams, "logging/setLevel: params.level is missing");
+  const auto threshold = level->is_string() ? log_level_from_name(level->get_string()) : std::nullopt;
+  if (!threshold)
+    return reply_error(m.id, jsonrpc::kInvalidParams,
+                       fmt::format("logging/setLevel: invalid level {}: expected one of debug, info, notice, "
+                                   "warning, error, critical, alert, emergency",
+                                   boost::json::serialize(*level)));
+  log_threshold_ = *threshold;
+  reply(m.id, "{}");
+}
+
 void Session::on_tools_list(const jsonrpc::Message& m) {
   const auto& listing = server_.tool_listing;
+  // Pages run over the tools in scope, so a cursor's offset counts only those.
+  std::vector<const boost::json::object*> scoped;
+  if (tool_scope_)
+    for (const auto& entry : listing)
+      if (tool_scope_(entry.at("name").get_string())) scoped.push_back(&entry);
+  const std::size_t size = tool_scope_ ? scoped.size() : listing.size();
+  auto entry = [&](std::size_t i) -> const boost::json::object& { return tool_scope_ ? *scoped[i] : listing[i]; };
+
   std::size_t offset = 0;
   if (const auto* params = params_object(m)) {
     if (const auto* cursor = params->if_contains("cursor"); cursor && !cursor->is_null()) {
       std::optional<std::size_t> at;
-      if (cursor->is_string()) at = read_cursor(cursor->get_string(), listing.size());
+      if (cursor->is_string()) at = read_cursor(cursor->get_string(), size);
       if (!at) return reply_error(m.id, jsonrpc::kInvalidParams, "tools/list: invalid cursor");
       offset = *at;
     }
   }
-  const std::size_t end = std::min<std::size_t>(listing.size(), offset + server_.config.server.page_size);
+  const std::size_t end = std::min<std::size_t>(size, offset + server_.config.server.page_size);
   boost::json::array tools;
-  for (std::size_t i = offset; i < end; ++i) tools.push_back(listing[i]);
+  for (std::size_t i = offset; i < end; ++i) tools.push_back(entry(i));
   boost::json::object result{{"tools", std::move(tools)}};
-  if (end < listing.size()) result["nextCursor"] = make_cursor(end);
+  if (end < size) result["nextCursor"] = make_cursor(end);
   reply(m.id, boost::json::serialize(result));
 }
 
@@ -137,7 +254,7 @@ void Session::on_tools_call(jsonrpc::Message& m) {
   const auto* name = params ? params->if_contains("name") : nullptr;
   if (!name || !name->is_string())
     return reply_error(m.id, jsonrpc::kInvalidParams, "tools/call: params.name must be a string");
-  const ToolRoute* route = server_.routes.find(name->get_string());
+  const ToolRoute* route = in_scope(name->get_string()) ? server_.routes.find(name->get_string()) : nullptr;
   if (!route)
     return reply_error(m.id, jsonrpc::kInvalidParams, fmt::format("tools/call: unknown tool: {}", name->get_string()));
 
@@ -153,6 +270,13 @@ void Session::on_tools_call(jsonrpc::Message& m) {
     call->arguments_value.emplace(std::move(*args));
   } else {
     call->arguments_value.emplace(boost::json::object{});
+  }
+  if (const auto* meta = m.params.get_object().if_contains("_meta"); meta && meta->is_object()) {
+    call->meta = to_json(*meta);
+    // A token of another type is not one the client can match: no progress.
+    if (const auto* token = meta->get_object().if_contains("progressToken");
+        token && (token->is_string() || token->is_int64() || token->is_uint64()))
+      call->progress_token.emplace(*token, boost::json::storage_ptr());
   }
 
   const std::string& key = call->key = boost::json::serialize(m.id);
@@ -173,9 +297,10 @@ void Session::on_tools_call(jsonrpc::Message& m) {
   if (!server_.executor.try_submit(job)) {
     // finish() cancels the deadline, or waits for it if it is firing now; a
     // short timeout_ms may already have answered, and a call is answered once.
-    finish(call);
+    if (call->deadline && server_.timer) server_.timer->cancel(call->deadline);
     if (!call->answered.exchange(true))
       reply_error(m.id, jsonrpc::kServerBusy, "server busy: too many tool calls queued; retry later");
+    finish(call);
   }
 }
 
@@ -184,7 +309,7 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
   if (call->cancelled.load()) return finish(call);
 
   const Tool& tool = *route.tool;
-  const RequestContext context{protocol_version_, "", "", boost::json::serialize(call->id)};
+  const RequestContext context{protocol_version_, session_id_, caller_, call->key, server_.metrics};
 
   // Arguments that fail the inputSchema never reach the tool; the client
   // gets host text naming the schema location and keyword, through the chain.
@@ -192,6 +317,7 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
     if (!call->answered.exchange(true)) {
       std::string response = jsonrpc::result_prefix(call->id);
       run_invalid_arguments_pipeline(route, invalid->describe(), context, call->arguments, response);
+      if (server_.metrics) server_.metrics->tool_call(tool.name, true);
       response.push_back(jsonrpc::kResultSuffix);
       send_(std::move(response), Outbound{call->key, true});
     }
@@ -200,6 +326,8 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
 
   airlock_call handle;
   handle.cancelled = &call->cancelled;
+  CallLink link(*this, *call);
+  handle.channel = &link;
   airlock_status status;
   {
     std::unique_lock<std::mutex> serial;
@@ -215,7 +343,9 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
   // The response is built in place: envelope, then the result appended by
   // the pipeline's last stage, so a large result is written once.
   std::string response = jsonrpc::result_prefix(call->id);
-  run_result_pipeline(route, ToolCallOutcome{status, std::move(handle.output)}, context, call->arguments, response);
+  const bool error =
+      run_result_pipeline(route, ToolCallOutcome{status, std::move(handle.output)}, context, call->arguments, response);
+  if (server_.metrics) server_.metrics->tool_call(tool.name, error);
   response.push_back(jsonrpc::kResultSuffix);
   send_(std::move(response), Outbound{call->key, true});
   finish(call);
@@ -228,19 +358,24 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
 void Session::on_deadline(const ToolRoute& route, const std::shared_ptr<InFlight>& call) {
   if (call->cancelled.load() || call->answered.exchange(true)) return;
   call->cancelled = true;
+  wake_client_waiters();
   spdlog::warn("tool '{}': no result after {} ms; answering with a timeout error", route.tool->name,
                *route.timeout_ms);
   ToolCallOutcome outcome{AIRLOCK_STATUS_TOOL_ERROR, {}};
   outcome.output.error_message = fmt::format("tool timed out after {} ms", *route.timeout_ms);
-  const RequestContext context{protocol_version_, "", "", boost::json::serialize(call->id)};
+  const RequestContext context{protocol_version_, session_id_, caller_, call->key, server_.metrics};
   std::string response = jsonrpc::result_prefix(call->id);
   run_result_pipeline(route, std::move(outcome), context, call->arguments, response);
+  if (server_.metrics) server_.metrics->tool_call(route.tool->name, true);
   response.push_back(jsonrpc::kResultSuffix);
   send_(std::move(response), Outbound{call->key, true});
 }
 
 void Session::finish(const std::shared_ptr<InFlight>& call) {
   if (call->deadline && server_.timer) server_.timer->cancel(call->deadline);
+  // Cancelled before any answer: the client asked not to get one, but a
+  // transport that holds a stream open for the call must learn it is over.
+  if (!call->answered.exchange(true)) send_(std::string(), Outbound{call->key, true});
   std::lock_guard lock(calls_mutex_);
   calls_.erase(call->key);
   if (calls_.empty()) calls_done_.notify_all();
@@ -250,16 +385,107 @@ void Session::on_cancelled(const jsonrpc::Message& m) {
   const auto* params = params_object(m);
   const auto* id = params ? params->if_contains("requestId") : nullptr;
   if (!id) return;
-  std::lock_guard lock(calls_mutex_);
-  if (auto it = calls_.find(boost::json::serialize(*id)); it != calls_.end()) it->second->cancelled = true;
+  {
+    std::lock_guard lock(calls_mutex_);
+    auto it = calls_.find(boost::json::serialize(*id));
+    if (it == calls_.end()) return;
+    it->second->cancelled = true;
+  }
+  wake_client_waiters();
 }
 
 void Session::close(std::chrono::milliseconds grace) {
+  {
+    std::lock_guard lock(client_requests_mutex_);
+    client_gone_ = true;
+  }
+  client_answered_.notify_all();
   std::unique_lock lock(calls_mutex_);
   closed_ = true;
   if (calls_done_.wait_for(lock, grace, [this] { return calls_.empty(); })) return;
   for (auto& [key, call] : calls_) call->cancelled = true;
   calls_done_.wait(lock, [this] { return calls_.empty(); });
+}
+
+// --- requests to the client
+
+void Session::wake_client_waiters() {
+  // Taking the mutex orders this wake after a waiter's last look at its
+  // flag: it is either still looking (and sees the flag) or already waiting.
+  { std::lock_guard lock(client_requests_mutex_); }
+  client_answered_.notify_all();
+}
+
+CallChannel::Reply Session::request_client(const InFlight& call, std::string_view method, std::string_view params_json,
+                                           std::chrono::milliseconds timeout) {
+  const auto capability = capability_for_client_request(method);
+  if (!capability) return {AIRLOCK_STATUS_UNSUPPORTED, {}};
+  if (const auto* declared = client_capabilities_.if_contains(*capability); !declared || declared->is_null())
+    return {AIRLOCK_STATUS_UNSUPPORTED, {}};
+
+  auto pending = std::make_shared<ClientRequest>();
+  std::string id;  // JSON text: a string no client id means, "airlock-<n>"
+  {
+    std::lock_guard lock(client_requests_mutex_);
+    if (client_gone_ || call.cancelled.load()) return {AIRLOCK_STATUS_CANCELLED, {}};
+    id = fmt::format("\"airlock-{}\"", next_client_request_++);
+    client_requests_.emplace(id, pending);
+  }
+  send_(fmt::format(R"({{"jsonrpc":"2.0","id":{},"method":"{}","params":{}}})", id, method, params_json),
+        Outbound{call.key, false});
+
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  CallChannel::Reply reply;
+  bool gone = false;
+  {
+    std::unique_lock lock(client_requests_mutex_);
+    for (;;) {
+      if (pending->answered) {
+        reply = {pending->is_error ? AIRLOCK_STATUS_TOOL_ERROR : AIRLOCK_STATUS_OK, std::move(pending->outcome)};
+        break;
+      }
+      if (client_gone_ || call.cancelled.load()) {
+        reply.status = AIRLOCK_STATUS_CANCELLED;
+        gone = client_gone_;
+        break;
+      }
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) {
+        reply.status = AIRLOCK_STATUS_TIMEOUT;
+        break;
+      }
+      client_answered_.wait_until(lock, std::min(deadline, now + kCancelledPoll));
+    }
+    client_requests_.erase(id);
+  }
+  // The client may still be showing a form or running a model for it: tell
+  // it to stop. Not when it went away; nobody would read it. A call its
+  // deadline already answered has no stream of its own left.
+  if (reply.status == AIRLOCK_STATUS_TIMEOUT || (reply.status == AIRLOCK_STATUS_CANCELLED && !gone)) {
+    const char* reason = reply.status == AIRLOCK_STATUS_TIMEOUT ? "timed out" : "the tool call was cancelled";
+    send_(fmt::format(R"({{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":{},"reason":"{}"}}}})",
+                      id, reason),
+          call.answered.load() ? Outbound{} : Outbound{call.key, false});
+  }
+  return reply;
+}
+
+void Session::on_response(const jsonrpc::Message& m) {
+  std::string key = boost::json::serialize(m.id);
+  std::string outcome = to_json(m.outcome);
+  {
+    std::lock_guard lock(client_requests_mutex_);
+    auto it = client_requests_.find(key);
+    if (it == client_requests_.end()) {
+      // Late (after its timeout or cancellation) or never ours: nothing waits.
+      spdlog::debug("response to {}: no request of this session waits for it; ignored", key);
+      return;
+    }
+    it->second->answered = true;
+    it->second->is_error = m.is_error;
+    it->second->outcome = std::move(outcome);
+  }
+  client_answered_.notify_all();
 }
 
 }  // namespace airlock::host

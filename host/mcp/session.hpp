@@ -1,6 +1,8 @@
 // One MCP session: the lifecycle (initialize, then everything else), the
-// method table, and the tool calls it has in flight. A transport feeds it
-// one message at a time and gives it a function to send with.
+// method table, the tool calls it has in flight, and what those calls say to
+// the client while they run (progress, logs, requests to the client). A
+// transport feeds it one message at a time and gives it a function to send
+// with; nothing here depends on which transport it is.
 #pragma once
 
 #include "config/host_config.hpp"
@@ -8,10 +10,14 @@
 #include "executor/executor.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "pipeline/tool_routes.hpp"
+#include "plugins/host_api.hpp"
+
+#include <boost/json/object.hpp>
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -21,6 +27,7 @@
 #include <unordered_map>
 
 namespace airlock::host {
+class Metrics;
 
 // What every session of one server shares; immutable after start.
 struct ServerState {
@@ -32,6 +39,8 @@ struct ServerState {
   std::vector<boost::json::object> tool_listing;
   // Fires timeout_ms deadlines; without one, timeouts are not enforced.
   DeadlineTimer* timer = nullptr;
+  // Counts tool calls, errors and sanitizer failures; null: not counted.
+  Metrics* metrics = nullptr;
 };
 
 // Builds ServerState::tool_listing from the routes.
@@ -49,8 +58,18 @@ struct Outbound {
 class Session {
  public:
   // Writes one complete JSON-RPC message. Called from the transport's thread
-  // and from worker threads; must be thread-safe.
+  // and from worker threads; must be thread-safe. Messages of one request
+  // are sent in order, from one thread at a time. An empty message with
+  // `final` set is no message: that request will never be answered (the
+  // client cancelled it), so a transport holding a stream open for it can
+  // end it; stdio writes nothing.
   using Send = std::function<void(std::string message, Outbound where)>;
+  // Ends the response stream of the client request whose id (JSON text) is
+  // `request`, ahead of its response (a tool's call_end_stream). Worker
+  // threads; must be thread-safe.
+  using EndStream = std::function<void(std::string_view request)>;
+  // Whether this session's client may see and call the tool.
+  using ToolScope = std::function<bool(std::string_view tool_name)>;
 
   Session(const ServerState& server, Send send);
   // Closes first if the owner did not.
@@ -65,12 +84,33 @@ class Session {
   // Answers a message the transport refused for its size.
   void reject_oversized(std::size_t limit);
 
+  // Set by a transport before the first message, then never again. Without
+  // one, call_end_stream does nothing (stdio).
+  void set_end_stream(EndStream end_stream);
+  // Limits the tools this session's client sees in tools/list (paged over
+  // the tools in scope) and may call; a tool outside is refused exactly like
+  // an unknown one, so the scope does not reveal what exists. Without one,
+  // every tool. Set before the first message, then never again.
+  void set_tool_scope(ToolScope allowed);
+
+  // Who this session is, for the request context result sanitizers see:
+  // the transport's session id and the authenticated caller. Set before the
+  // first message, then never again.
+  void set_identity(std::string session_id, std::string caller);
+
+  // The negotiated protocol version; empty before initialize. Transport thread.
+  const std::string& protocol_version() const { return protocol_version_; }
+  bool initialized() const { return initialized_; }
+
   // The client is done sending: lets calls in flight finish and answer for
   // up to `grace`, then cancels the rest and waits until none runs. New
-  // calls are refused from the start.
+  // calls are refused from the start, and so are requests to the client:
+  // one that waits for an answer gets CANCELLED at once, since none can come.
   void close(std::chrono::milliseconds grace = std::chrono::milliseconds(0));
 
  private:
+  class CallLink;  // a call's CallChannel (session.cpp)
+
   struct InFlight {
     boost::json::value id;
     std::string key;  // the id as JSON text: the calls_ key and the stream it answers on
@@ -82,30 +122,67 @@ class Session {
     // Exactly one of the worker and the deadline answers a call.
     std::atomic<bool> answered{false};
     DeadlineTimer::Id deadline = 0;
+    std::string meta = "{}";     // params._meta as JSON, for call_request_meta
+    // params._meta.progressToken, echoed in every progress; none: no progress wanted.
+    std::optional<boost::json::value> progress_token;
+  };
+
+  // A request this session sent its client, waiting for the answer.
+  struct ClientRequest {
+    bool answered = false;
+    bool is_error = false;
+    std::string outcome;  // the result, or the error object, as JSON
   };
 
   void dispatch(jsonrpc::Message& message);
   void on_initialize(const jsonrpc::Message& m);
+  void on_set_level(const jsonrpc::Message& m);
+  void on_response(const jsonrpc::Message& m);
   void on_tools_list(const jsonrpc::Message& m);
   void on_tools_call(jsonrpc::Message& m);
   void on_cancelled(const jsonrpc::Message& m);
   void run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& call);
   void on_deadline(const ToolRoute& route, const std::shared_ptr<InFlight>& call);
   void finish(const std::shared_ptr<InFlight>& call);
+  bool in_scope(std::string_view tool_name) const { return !tool_scope_ || tool_scope_(tool_name); }
+
+  // Sends `method` to the client for `call` and waits for the answer; the
+  // body of call_client_request. Worker thread.
+  CallChannel::Reply request_client(const InFlight& call, std::string_view method, std::string_view params_json,
+                                    std::chrono::milliseconds timeout);
+  // Wakes every request_client waiting, to look at its call's cancelled
+  // flag again; call after setting one.
+  void wake_client_waiters();
 
   void reply(const boost::json::value& id, std::string_view result_json);
   void reply_error(const boost::json::value& id, int code, std::string_view message);
 
   const ServerState& server_;
   Send send_;
+  EndStream end_stream_;
+  ToolScope tool_scope_;
   std::string protocol_version_;  // set once initialize succeeded
+  std::string session_id_;  // set_identity
+  std::string caller_;
   bool initialized_ = false;
+  // Set by initialize, before any call can start, then read-only.
+  boost::json::object client_capabilities_;
+  std::string client_capabilities_json_ = "{}";
+  // The least severe airlock_client_log_level sent (logging/setLevel).
+  std::atomic<int> log_threshold_;
 
   std::mutex calls_mutex_;  // guards calls_ and closed_
   std::condition_variable calls_done_;
   // Keyed by the id as JSON text, so 1 and "1" are different calls.
   std::unordered_map<std::string, std::shared_ptr<InFlight>> calls_;
   bool closed_ = false;
+
+  std::mutex client_requests_mutex_;  // guards client_requests_, next_client_request_, client_gone_
+  std::condition_variable client_answered_;
+  // Keyed by the id as JSON text ("\"airlock-7\""), as a response's id reads.
+  std::unordered_map<std::string, std::shared_ptr<ClientRequest>> client_requests_;
+  std::uint64_t next_client_request_ = 1;
+  bool client_gone_ = false;  // close() began: no answer can come any more
 };
 
 }  // namespace airlock::host

@@ -19,6 +19,7 @@
 // the data.
 #include "pipeline/result_pipeline.hpp"
 
+#include "metrics/metrics.hpp"
 #include "pipeline/schema_validator.hpp"
 #include "pipeline/tool_result_shape.hpp"
 #include "plugins/host_api.hpp"
@@ -140,6 +141,7 @@ bool sanitize(const ToolRoute& route, boost::json::object& result, const Request
     if (auto failure = route.chain->run(result, call)) {
       spdlog::error("tool '{}': sanitizer '{}' (chain '{}') {}; result withheld", route.tool->name,
                     failure->sanitizer, route.chain->name(), failure->reason);
+      if (context.metrics) context.metrics->sanitizer_failure(failure->sanitizer);
       return false;
     }
   }
@@ -296,9 +298,12 @@ bool fit_budget(const ToolRoute& route, boost::json::object& result, std::string
   return false;
 }
 
-void run_stages(const ToolRoute& route, std::optional<boost::json::object> result, const RequestContext& context,
+bool run_stages(const ToolRoute& route, std::optional<boost::json::object> result, const RequestContext& context,
                 std::string_view raw_arguments, std::string& out) {
-  const auto withhold = [&](std::string_view text) { append_json(out, error_result(text)); };
+  const auto withhold = [&](std::string_view text) {
+    append_json(out, error_result(text));
+    return true;
+  };
   if (!result || !sanitize(route, *result, context, raw_arguments)) return withhold(kWithheldText);
   if (auto invalid = validate_output(route, *result)) {
     spdlog::error("tool '{}': output does not match its outputSchema ({}); result withheld", route.tool->name,
@@ -308,14 +313,16 @@ void run_stages(const ToolRoute& route, std::optional<boost::json::object> resul
   }
   mirror(route, *result);
   if (!envelope(route, *result)) return withhold(kWithheldText);
-  if (!fit_budget(route, *result, out)) withhold(kOverBudgetText);
+  const bool error = is_error(*result);
+  if (!fit_budget(route, *result, out)) return withhold(kOverBudgetText);
+  return error;
 }
 
 }  // namespace
 
-void run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
+bool run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
                          std::string_view raw_arguments, std::string& out) {
-  run_stages(route, check_payload(*route.tool, outcome), context, raw_arguments, out);
+  return run_stages(route, check_payload(*route.tool, outcome), context, raw_arguments, out);
 }
 
 std::string run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
@@ -325,9 +332,9 @@ std::string run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome,
   return out;
 }
 
-void run_invalid_arguments_pipeline(const ToolRoute& route, std::string_view failure, const RequestContext& context,
+bool run_invalid_arguments_pipeline(const ToolRoute& route, std::string_view failure, const RequestContext& context,
                                     std::string_view raw_arguments, std::string& out) {
-  run_stages(route, error_result(fmt::format("invalid arguments: {}", failure)), context, raw_arguments, out);
+  return run_stages(route, error_result(fmt::format("invalid arguments: {}", failure)), context, raw_arguments, out);
 }
 
 }  // namespace airlock::host

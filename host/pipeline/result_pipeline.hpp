@@ -26,8 +26,10 @@ struct ToolCallOutcome {
 // Runs every stage and appends the serialized CallToolResult to `out`
 // (which may already hold the start of a JSON-RPC response: the result is
 // written in place, never copied again). The budget counts only what is
-// appended.
-void run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
+// appended. A sanitizer that withholds the result is counted in
+// context.metrics, when set. True when what was appended is an error
+// result (isError: the tool's error, or the host's withheld text).
+bool run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
                          std::string_view raw_arguments, std::string& out);
 
 // The same, returning the serialized CallToolResult.
@@ -37,7 +39,7 @@ std::string run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome,
 // The result for arguments that fail the tool's inputSchema: host text that
 // names the schema location and keyword only, sent through the same pipeline
 // (so the chain sees it) without the tool ever running.
-void run_invalid_arguments_pipeline(const ToolRoute& route, std::string_view failure, const RequestContext& context,
+bool run_invalid_arguments_pipeline(const ToolRoute& route, std::string_view failure, const RequestContext& context,
                                     std::string_view raw_arguments, std::string& out);
 
 }  // namespace airlock::host

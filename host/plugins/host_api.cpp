@@ -4,12 +4,14 @@
 #include "plugins/host_api.hpp"
 
 #include "config/host_config.hpp"
+#include "util/utf8.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace airlock::host {
@@ -311,6 +313,75 @@ airlock_status result_write(airlock_result_writer* out, airlock_str json) noexce
   });
 }
 
+// --- ABI 1.2: the call's way to its client. Arguments are checked here, so
+// every channel sees valid UTF-8, a known level and a finite progress.
+
+constexpr std::string_view kEmptyObject = "{}";
+constexpr std::chrono::milliseconds kDefaultClientRequestTimeout{60'000};
+
+airlock_status call_progress(airlock_call* call, double progress, double total, airlock_str message) noexcept {
+  return guard([&] {
+    if (!call || !std::isfinite(progress) || !valid_utf8(view(message))) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    // An infinite total is no more a number JSON can carry than NaN.
+    if (!std::isfinite(total)) total = 0;
+    if (!call->channel) return AIRLOCK_STATUS_OK;
+    return call->channel->progress(progress, total, view(message));
+  });
+}
+
+airlock_status call_log(airlock_call* call, airlock_client_log_level level, airlock_str logger,
+                        airlock_str message) noexcept {
+  return guard([&] {
+    if (!call || level < AIRLOCK_CLIENT_LOG_DEBUG || level > AIRLOCK_CLIENT_LOG_EMERGENCY ||
+        !valid_utf8(view(logger)) || !valid_utf8(view(message)))
+      return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    if (!call->channel) return AIRLOCK_STATUS_OK;
+    return call->channel->log(level, view(logger), view(message));
+  });
+}
+
+airlock_status call_client_request(airlock_call* call, airlock_str method, airlock_str params_json,
+                                   uint32_t timeout_ms, airlock_str* reply) noexcept {
+  if (reply) *reply = airlock_str{nullptr, 0};
+  return guard([&] {
+    if (!call || !reply) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    // Parsed and written again, compact: the plugin's text may hold newlines
+    // (which would split a stdio message) or invalid UTF-8.
+    std::string params(kEmptyObject);
+    if (!view(params_json).empty()) {
+      boost::json::object parsed;
+      if (parse_object(params_json, parsed) != AIRLOCK_STATUS_OK) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+      params = boost::json::serialize(parsed);
+    }
+    if (!call->channel) return AIRLOCK_STATUS_UNSUPPORTED;
+    const auto timeout = timeout_ms ? std::chrono::milliseconds(timeout_ms) : kDefaultClientRequestTimeout;
+    CallChannel::Reply answer = call->channel->request(view(method), params, timeout);
+    if (answer.status == AIRLOCK_STATUS_OK || answer.status == AIRLOCK_STATUS_TOOL_ERROR) {
+      std::lock_guard lock(call->replies_mutex);
+      const std::string& kept = call->replies.emplace_back(std::move(answer.json));
+      *reply = borrow(kept);
+    }
+    return answer.status;
+  });
+}
+
+airlock_str call_client_capabilities(const airlock_call* call) noexcept {
+  if (!call || !call->channel) return borrow(kEmptyObject);
+  return borrow(call->channel->client_capabilities());
+}
+
+void call_end_stream(airlock_call* call) noexcept {
+  try {
+    if (call && call->channel) call->channel->end_stream();
+  } catch (...) {
+  }
+}
+
+airlock_str call_request_meta(const airlock_call* call) noexcept {
+  if (!call || !call->channel) return borrow(kEmptyObject);
+  return borrow(call->channel->request_meta());
+}
+
 constexpr airlock_host_api kHostApi = {
     sizeof(airlock_host_api),
     AIRLOCK_ABI_VERSION,
@@ -329,6 +400,12 @@ constexpr airlock_host_api kHostApi = {
     result_write,
     result_add_untrusted_text,
     result_mark_untrusted,
+    call_progress,
+    call_log,
+    call_client_request,
+    call_client_capabilities,
+    call_end_stream,
+    call_request_meta,
 };
 
 }  // namespace

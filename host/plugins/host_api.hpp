@@ -8,9 +8,13 @@
 #include <spdlog/logger.h>
 
 #include <atomic>
+#include <chrono>
+#include <deque>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace airlock::host {
@@ -23,6 +27,36 @@ inline constexpr std::string_view kUntrustedMetaKey = "airlock/untrusted";
 // host writes the source into the frame it puts around that text, so nothing
 // else may get there, however the label was set.
 bool is_untrusted_source(std::string_view source);
+
+// What a running tool call may say to its client (ABI 1.2's call_*
+// functions). The session implements one per call; host_api.cpp checks the
+// plugin's arguments before it forwards them, so implementations get valid
+// UTF-8, a known level and a finite progress. Any thread, while on_call runs.
+class CallChannel {
+ public:
+  // The client's answer to a request: OK with its result, TOOL_ERROR with its
+  // error object, or a status alone (UNSUPPORTED, TIMEOUT, CANCELLED).
+  struct Reply {
+    airlock_status status = AIRLOCK_STATUS_INTERNAL;
+    std::string json;
+  };
+
+  virtual ~CallChannel() = default;
+  // notifications/progress, if the request carried a progressToken; refuses
+  // progress that does not increase. `total` <= 0 or NaN and an empty
+  // message are left out.
+  virtual airlock_status progress(double progress, double total, std::string_view message) = 0;
+  // notifications/message, if `level` reaches the session's threshold.
+  virtual airlock_status log(airlock_client_log_level level, std::string_view logger, std::string_view message) = 0;
+  // A request to the client; blocks until its answer, `timeout`, or
+  // cancellation. `params_json` is a JSON object, compact (one line).
+  virtual Reply request(std::string_view method, std::string_view params_json, std::chrono::milliseconds timeout) = 0;
+  // JSON objects, "{}" when absent; valid for the whole call.
+  virtual std::string_view client_capabilities() const noexcept = 0;
+  virtual std::string_view request_meta() const noexcept = 0;
+  // Asks the transport to end the stream the call's messages travel on.
+  virtual void end_stream() = 0;
+};
 
 // The function table handed to every plugin; lives as long as the process.
 const airlock_host_api& host_api();
@@ -60,6 +94,15 @@ struct airlock_plugin_ctx {
 struct airlock_call {
   const std::atomic<bool>* cancelled = nullptr;
   airlock::host::ToolOutput output;
+  // The way to the client; null when the call has none (a test driving a
+  // tool directly): then progress and logs go nowhere, requests are
+  // UNSUPPORTED, and capabilities and _meta read as {}.
+  airlock::host::CallChannel* channel = nullptr;
+
+  std::mutex replies_mutex;  // guards replies
+  // What call_client_request handed out; a deque never moves its elements,
+  // so every reply stays where the plugin was told it is until on_call returns.
+  std::deque<std::string> replies;
 };
 
 // The output of one text sanitizer step.

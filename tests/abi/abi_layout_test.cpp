@@ -1,5 +1,5 @@
-// abi_layout_test.cpp — pins the released ABI 1.0 as data: every offset, size,
-// signature and number of airlock.h, for x86_64 LP64. A failure here means a
+// abi_layout_test.cpp — pins the released ABI (1.0, 1.1, 1.2) as data: every
+// offset, size, signature and number of airlock.h, for x86_64 LP64. A failure here means a
 // change broke plugins already built; grow structs at their end instead.
 #include <airlock/airlock.h>
 
@@ -62,8 +62,9 @@ AIRLOCK_PIN(airlock_request_context, session_id, 24);
 AIRLOCK_PIN(airlock_request_context, caller, 40);
 AIRLOCK_PIN(airlock_request_context, request_id, 56);
 
-// 1.0 ends at result_write (112 bytes); 1.1 adds two members at the end.
-static_assert(sizeof(airlock_host_api) == 128);
+// 1.0 ends at result_write (112 bytes); 1.1 adds two members (128 bytes);
+// 1.2 adds six (176 bytes).
+static_assert(sizeof(airlock_host_api) == 176);
 AIRLOCK_PIN(airlock_host_api, struct_size, 0);
 AIRLOCK_PIN(airlock_host_api, abi_version, 4);
 AIRLOCK_PIN(airlock_host_api, set_plugin_info, 8);
@@ -81,6 +82,12 @@ AIRLOCK_PIN(airlock_host_api, text_write, 96);
 AIRLOCK_PIN(airlock_host_api, result_write, 104);
 AIRLOCK_PIN(airlock_host_api, result_add_untrusted_text, 112);  // Added in ABI 1.1
 AIRLOCK_PIN(airlock_host_api, result_mark_untrusted, 120);      // Added in ABI 1.1
+AIRLOCK_PIN(airlock_host_api, call_progress, 128);               // Added in ABI 1.2
+AIRLOCK_PIN(airlock_host_api, call_log, 136);                    // Added in ABI 1.2
+AIRLOCK_PIN(airlock_host_api, call_client_request, 144);         // Added in ABI 1.2
+AIRLOCK_PIN(airlock_host_api, call_client_capabilities, 152);    // Added in ABI 1.2
+AIRLOCK_PIN(airlock_host_api, call_end_stream, 160);             // Added in ABI 1.2
+AIRLOCK_PIN(airlock_host_api, call_request_meta, 168);           // Added in ABI 1.2
 AIRLOCK_PIN_TYPE(airlock_host_api, set_plugin_info, airlock_status (*)(airlock_plugin_ctx*, const airlock_plugin_info*));
 AIRLOCK_PIN_TYPE(airlock_host_api, get_config, airlock_str (*)(airlock_plugin_ctx*));
 AIRLOCK_PIN_TYPE(airlock_host_api, register_tool, airlock_status (*)(airlock_plugin_ctx*, const airlock_tool_def*));
@@ -97,16 +104,25 @@ AIRLOCK_PIN_TYPE(airlock_host_api, text_write, airlock_status (*)(airlock_text_w
 AIRLOCK_PIN_TYPE(airlock_host_api, result_write, airlock_status (*)(airlock_result_writer*, airlock_str));
 AIRLOCK_PIN_TYPE(airlock_host_api, result_add_untrusted_text, airlock_status (*)(airlock_call*, airlock_str, airlock_str));
 AIRLOCK_PIN_TYPE(airlock_host_api, result_mark_untrusted, airlock_status (*)(airlock_call*, airlock_str, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, call_progress, airlock_status (*)(airlock_call*, double, double, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, call_log,
+                 airlock_status (*)(airlock_call*, airlock_client_log_level, airlock_str, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, call_client_request,
+                 airlock_status (*)(airlock_call*, airlock_str, airlock_str, uint32_t, airlock_str*));
+AIRLOCK_PIN_TYPE(airlock_host_api, call_client_capabilities, airlock_str (*)(const airlock_call*));
+AIRLOCK_PIN_TYPE(airlock_host_api, call_end_stream, void (*)(airlock_call*));
+AIRLOCK_PIN_TYPE(airlock_host_api, call_request_meta, airlock_str (*)(const airlock_call*));
 
 static_assert(std::is_same_v<airlock_status, std::int32_t>);
 static_assert(std::is_same_v<airlock_log_level, std::int32_t>);
+static_assert(std::is_same_v<airlock_client_log_level, std::int32_t>);
 static_assert(std::is_same_v<decltype(airlock_plugin_abi_version), std::uint32_t()>);
 static_assert(std::is_same_v<decltype(airlock_plugin_init), airlock_status(const airlock_host_api*, airlock_plugin_ctx*)>);
 
-TEST(AbiLayout, VersionIsOnePointOne) {
-  EXPECT_EQ(AIRLOCK_ABI_VERSION, 0x00010001u);
+TEST(AbiLayout, VersionIsOnePointTwo) {
+  EXPECT_EQ(AIRLOCK_ABI_VERSION, 0x00010002u);
   EXPECT_EQ(AIRLOCK_ABI_VERSION_MAJOR, 1);
-  EXPECT_EQ(AIRLOCK_ABI_VERSION_MINOR, 1);
+  EXPECT_EQ(AIRLOCK_ABI_VERSION_MINOR, 2);
   EXPECT_TRUE((std::is_same_v<std::remove_cv_t<decltype(AIRLOCK_ABI_VERSION)>, std::uint32_t>));
 }
 
@@ -119,6 +135,18 @@ TEST(AbiLayout, StatusValuesNeverChange) {
   EXPECT_EQ(AIRLOCK_STATUS_ALREADY_SET, 5);
   EXPECT_EQ(AIRLOCK_STATUS_INTERNAL, 6);
   EXPECT_EQ(AIRLOCK_STATUS_UNSUPPORTED, 7);
+  EXPECT_EQ(AIRLOCK_STATUS_TIMEOUT, 8);  // ABI 1.2
+}
+
+TEST(AbiLayout, ClientLogLevelsNeverChange) {
+  EXPECT_EQ(AIRLOCK_CLIENT_LOG_DEBUG, 0);
+  EXPECT_EQ(AIRLOCK_CLIENT_LOG_INFO, 1);
+  EXPECT_EQ(AIRLOCK_CLIENT_LOG_NOTICE, 2);
+  EXPECT_EQ(AIRLOCK_CLIENT_LOG_WARNING, 3);
+  EXPECT_EQ(AIRLOCK_CLIENT_LOG_ERROR, 4);
+  EXPECT_EQ(AIRLOCK_CLIENT_LOG_CRITICAL, 5);
+  EXPECT_EQ(AIRLOCK_CLIENT_LOG_ALERT, 6);
+  EXPECT_EQ(AIRLOCK_CLIENT_LOG_EMERGENCY, 7);
 }
 
 TEST(AbiLayout, LogLevelsAndToolFlagsNeverChange) {
@@ -138,5 +166,5 @@ TEST(AbiLayout, StructSizesMatchTheReleasedLayout) {
   EXPECT_EQ(sizeof(airlock_tool_def), 128u);
   EXPECT_EQ(sizeof(airlock_sanitizer_def), 64u);
   EXPECT_EQ(sizeof(airlock_request_context), 72u);
-  EXPECT_EQ(sizeof(airlock_host_api), 128u);  // 1.0: 112; 1.1 added two members
+  EXPECT_EQ(sizeof(airlock_host_api), 176u);  // 1.0: 112; 1.1: 128; 1.2 added six members
 }

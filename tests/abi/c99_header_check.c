@@ -13,5 +13,5 @@ uint32_t airlock_c99_header_check(void) {
   tool.struct_size = sizeof tool;
   tool.name = empty;
   return k_version + k_flags + (uint32_t)tool.struct_size + (uint32_t)AIRLOCK_STATUS_UNSUPPORTED +
-         (uint32_t)AIRLOCK_LOG_ERROR;
+         (uint32_t)AIRLOCK_LOG_ERROR + (uint32_t)AIRLOCK_STATUS_TIMEOUT + (uint32_t)AIRLOCK_CLIENT_LOG_EMERGENCY;
 }

@@ -29,6 +29,16 @@ struct airlock_call {
   std::string error;
   std::vector<std::pair<std::string, std::string>> untrusted_texts;  // {source, text}
   std::vector<std::pair<std::string, std::string>> untrusted_marks;  // {pointer, source}
+  // ABI 1.2: what the tool said to the client, and what the client answers.
+  std::vector<double> progress;
+  std::vector<std::string> progress_messages;
+  std::vector<std::string> client_logs;                               // "<level> <logger>: <message>"
+  std::vector<std::pair<std::string, std::string>> client_requests;  // {method, params}
+  airlock_status client_status = AIRLOCK_STATUS_OK;  // call_client_request's status...
+  std::string client_reply = "{}";                   // ...and its reply
+  std::string capabilities = "{}";
+  std::string meta = "{}";
+  bool stream_ended = false;
 };
 struct airlock_text_writer {
   std::string out;
@@ -100,6 +110,44 @@ inline const airlock_host_api kFakeHost = [] {
     call->untrusted_marks.emplace_back(text_of(pointer), text_of(source));
     return AIRLOCK_STATUS_OK;
   };
+  // ABI 1.2, checking what the real host checks that a test relies on.
+  h.call_progress = [](airlock_call* call, double progress, double, airlock_str message) -> airlock_status {
+    if (call->cancelled) return AIRLOCK_STATUS_CANCELLED;
+    if (!call->progress.empty() && progress <= call->progress.back()) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    call->progress.push_back(progress);
+    call->progress_messages.push_back(text_of(message));
+    return AIRLOCK_STATUS_OK;
+  };
+  h.call_log = [](airlock_call* call, airlock_client_log_level level, airlock_str logger,
+                  airlock_str message) -> airlock_status {
+    if (call->cancelled) return AIRLOCK_STATUS_CANCELLED;
+    if (level < AIRLOCK_CLIENT_LOG_DEBUG || level > AIRLOCK_CLIENT_LOG_EMERGENCY) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    call->client_logs.push_back(std::to_string(level) + " " + text_of(logger) + ": " + text_of(message));
+    return AIRLOCK_STATUS_OK;
+  };
+  h.call_client_request = [](airlock_call* call, airlock_str method, airlock_str params, uint32_t,
+                             airlock_str* reply) -> airlock_status {
+    *reply = airlock_str{nullptr, 0};
+    if (call->cancelled) return AIRLOCK_STATUS_CANCELLED;
+    call->client_requests.emplace_back(text_of(method), text_of(params));
+    if (call->client_status == AIRLOCK_STATUS_OK || call->client_status == AIRLOCK_STATUS_TOOL_ERROR)
+      *reply = airlock_str{call->client_reply.data(), call->client_reply.size()};
+    return call->client_status;
+  };
+  h.call_client_capabilities = [](const airlock_call* call) {
+    return airlock_str{call->capabilities.data(), call->capabilities.size()};
+  };
+  h.call_end_stream = [](airlock_call* call) { call->stream_ended = true; };
+  h.call_request_meta = [](const airlock_call* call) { return airlock_str{call->meta.data(), call->meta.size()}; };
+  return h;
+}();
+
+// The same host as an ABI 1.1 host compiled it: its table ends after
+// result_mark_untrusted, so the 1.2 members do not exist for a plugin.
+inline const airlock_host_api kFakeHostAbi11 = [] {
+  airlock_host_api h = kFakeHost;
+  h.struct_size = offsetof(airlock_host_api, result_mark_untrusted) + sizeof h.result_mark_untrusted;
+  h.abi_version = 0x00010001u;
   return h;
 }();
 

@@ -16,6 +16,7 @@
 
 using airlock::test::kFakeHost;
 using airlock::test::kFakeHostAbi10;
+using airlock::test::kFakeHostAbi11;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -53,6 +54,30 @@ AIRLOCK_PLUGIN(plugin) {
   plugin.tool({.name = "t.mark"}, [](const object&, Call& call) {
     call.set_structured(object{{"peer", {{"name", "remote"}}}});
     call.mark_untrusted("/peer/name", "peeringdb");
+  });
+  // ABI 1.2: talking to the client.
+  plugin.tool({.name = "t.progress"}, [](const object& args, Call& call) {
+    call.progress(0, 100, "start");
+    call.progress(50, 100);
+    call.progress(args.contains("again") ? 50 : 100, 100, "end");
+    return airlock::sdk::Text{"done"};
+  });
+  plugin.tool({.name = "t.client-log"}, [](const object&, Call& call) {
+    call.log(airlock::sdk::LogLevel::warning, "careful", "t");
+    call.log(airlock::sdk::LogLevel::debug, "plain");
+    return airlock::sdk::Text{"logged"};
+  });
+  plugin.tool({.name = "t.sample"}, [](const object&, Call& call) {
+    const object answer = call.sample(object{{"maxTokens", 1}});
+    return airlock::sdk::Text{std::string(answer.at("content").at("text").as_string())};
+  });
+  plugin.tool({.name = "t.ask"}, [](const object&, Call& call) {
+    const airlock::sdk::ClientReply reply = call.ask_client("roots/list");
+    return airlock::sdk::Text{std::to_string(reply.status) + " " + reply.text};
+  });
+  plugin.tool({.name = "t.context"}, [](const object&, Call& call) {
+    call.end_stream();
+    return object{{"capabilities", call.client_capabilities()}, {"meta", call.request_meta()}};
   });
   plugin.text_sanitizer({.name = "s.upper"}, [](std::string_view text) -> std::optional<std::string> {
     std::string out(text);
@@ -113,7 +138,7 @@ TEST(SdkPlugin, ReportsAbiVersionOfTheHeader) { EXPECT_EQ(airlock_plugin_abi_ver
 TEST(SdkPlugin, RegistersEveryToolAndSanitizer) {
   Loaded plugin;
   ASSERT_EQ(plugin.status(), AIRLOCK_STATUS_OK);
-  EXPECT_EQ(plugin.ctx().tools.size(), 11u);
+  EXPECT_EQ(plugin.ctx().tools.size(), 16u);
   EXPECT_EQ(plugin.ctx().sanitizers.size(), 4u);
   EXPECT_NE(plugin.ctx().info.on_destroy, nullptr);
 }
@@ -267,6 +292,127 @@ TEST(SdkTool, UntrustedCallsOnAnAbi10HostAreToolErrorsNamingTheCall) {
   EXPECT_EQ(plugin.call("t.mark", mark), AIRLOCK_STATUS_TOOL_ERROR);
   EXPECT_THAT(mark.error, HasSubstr("result_mark_untrusted"));
   EXPECT_TRUE(mark.untrusted_marks.empty());
+}
+
+// --- ABI 1.2
+
+TEST(SdkClient, ProgressReachesTheHostInOrder) {
+  Loaded plugin;
+  airlock_call call;
+  EXPECT_EQ(plugin.call("t.progress", call), AIRLOCK_STATUS_OK);
+  EXPECT_EQ(call.progress, (std::vector<double>{0, 50, 100}));
+  EXPECT_EQ(call.progress_messages, (std::vector<std::string>{"start", "", "end"}));
+}
+
+TEST(SdkClient, ProgressTheHostRefusesStopsTheToolWithItsStatus) {
+  Loaded plugin;
+  airlock_call call;
+  EXPECT_EQ(plugin.call("t.progress", call, R"({"again":true})"), AIRLOCK_STATUS_INVALID_ARGUMENT);
+  EXPECT_TRUE(call.texts.empty());
+  EXPECT_THAT(plugin.ctx().logs.back(), HasSubstr("call_progress"));
+}
+
+TEST(SdkClient, ProgressOnACancelledCallStopsTheToolAsCancelled) {
+  Loaded plugin;
+  airlock_call call;
+  call.cancelled = true;
+  EXPECT_EQ(plugin.call("t.progress", call), AIRLOCK_STATUS_CANCELLED);
+}
+
+TEST(SdkClient, ClientLogsCarryLevelLoggerAndMessage) {
+  Loaded plugin;
+  airlock_call call;
+  EXPECT_EQ(plugin.call("t.client-log", call), AIRLOCK_STATUS_OK);
+  EXPECT_EQ(call.client_logs, (std::vector<std::string>{"3 t: careful", "0 : plain"}));
+  EXPECT_TRUE(plugin.ctx().logs.empty()) << "a client log is not an operator log";
+}
+
+TEST(SdkClient, SampleSendsTheParamsAndReturnsTheResult) {
+  Loaded plugin;
+  airlock_call call;
+  call.client_reply = R"({"role":"assistant","content":{"type":"text","text":"hello"},"model":"m"})";
+  EXPECT_EQ(plugin.call("t.sample", call), AIRLOCK_STATUS_OK);
+  using Pair = std::pair<std::string, std::string>;
+  EXPECT_EQ(call.client_requests, std::vector<Pair>{Pair("sampling/createMessage", R"({"maxTokens":1})")});
+  EXPECT_EQ(call.texts, std::vector<std::string>{"hello"});
+}
+
+TEST(SdkClient, SampleWithoutTheCapabilityIsAToolErrorSayingSo) {
+  Loaded plugin;
+  airlock_call call;
+  call.client_status = AIRLOCK_STATUS_UNSUPPORTED;
+  EXPECT_EQ(plugin.call("t.sample", call), AIRLOCK_STATUS_TOOL_ERROR);
+  EXPECT_EQ(call.error, "sampling/createMessage: the client does not support it");
+}
+
+TEST(SdkClient, SampleTheClientRefusesIsAToolErrorWithTheClientsMessage) {
+  Loaded plugin;
+  airlock_call call;
+  call.client_status = AIRLOCK_STATUS_TOOL_ERROR;
+  call.client_reply = R"({"code":-1,"message":"User rejected sampling request"})";
+  EXPECT_EQ(plugin.call("t.sample", call), AIRLOCK_STATUS_TOOL_ERROR);
+  EXPECT_EQ(call.error, "sampling/createMessage: the client answered with an error: User rejected sampling request");
+}
+
+TEST(SdkClient, SampleThatTimesOutIsAToolErrorAndCancelledStopsTheTool) {
+  Loaded plugin;
+  airlock_call late;
+  late.client_status = AIRLOCK_STATUS_TIMEOUT;
+  EXPECT_EQ(plugin.call("t.sample", late), AIRLOCK_STATUS_TOOL_ERROR);
+  EXPECT_THAT(late.error, HasSubstr("did not answer in time"));
+  airlock_call cancelled;
+  cancelled.client_status = AIRLOCK_STATUS_CANCELLED;
+  EXPECT_EQ(plugin.call("t.sample", cancelled), AIRLOCK_STATUS_CANCELLED);
+}
+
+TEST(SdkClient, AskClientReturnsTheStatusAndReplyWithoutThrowing) {
+  Loaded plugin;
+  airlock_call ok;
+  ok.client_reply = R"({"roots":[]})";
+  EXPECT_EQ(plugin.call("t.ask", ok), AIRLOCK_STATUS_OK);
+  EXPECT_EQ(ok.texts, std::vector<std::string>{R"(0 {"roots":[]})"});
+  EXPECT_EQ(ok.client_requests.at(0).second, "") << "empty params reach the host as empty (the host reads {})";
+  airlock_call unsupported;
+  unsupported.client_status = AIRLOCK_STATUS_UNSUPPORTED;
+  EXPECT_EQ(plugin.call("t.ask", unsupported), AIRLOCK_STATUS_OK);
+  EXPECT_EQ(unsupported.texts, std::vector<std::string>{"7 "});
+}
+
+TEST(SdkClient, CapabilitiesMetaAndEndStreamReachTheHost) {
+  Loaded plugin;
+  airlock_call call;
+  call.capabilities = R"({"sampling":{}})";
+  call.meta = R"({"progressToken":"p"})";
+  EXPECT_EQ(plugin.call("t.context", call), AIRLOCK_STATUS_OK);
+  EXPECT_EQ(boost::json::parse(call.structured),
+            boost::json::parse(R"({"capabilities":{"sampling":{}},"meta":{"progressToken":"p"}})"));
+  EXPECT_TRUE(call.stream_ended);
+}
+
+TEST(SdkClient, OnAnAbi11HostTheClientCallsDegradeInsteadOfReadingPastTheTable) {
+  // The 1.1 table ends before the 1.2 members (which the fake still fills
+  // in, so reading them would show here).
+  Loaded plugin("{}", nullptr, kFakeHostAbi11);
+  ASSERT_EQ(plugin.status(), AIRLOCK_STATUS_OK);
+  airlock_call progress;
+  EXPECT_EQ(plugin.call("t.progress", progress, R"({"again":true})"), AIRLOCK_STATUS_OK);
+  EXPECT_TRUE(progress.progress.empty());
+  airlock_call log;
+  EXPECT_EQ(plugin.call("t.client-log", log), AIRLOCK_STATUS_OK);
+  EXPECT_TRUE(log.client_logs.empty());
+  airlock_call sample;
+  EXPECT_EQ(plugin.call("t.sample", sample), AIRLOCK_STATUS_TOOL_ERROR);
+  EXPECT_EQ(sample.error, "sampling/createMessage: not offered by this host (its function table predates ABI 1.2)");
+  EXPECT_TRUE(sample.client_requests.empty());
+  airlock_call ask;
+  EXPECT_EQ(plugin.call("t.ask", ask), AIRLOCK_STATUS_OK);
+  EXPECT_EQ(ask.texts, std::vector<std::string>{"7 "});
+  EXPECT_TRUE(ask.client_requests.empty());
+  airlock_call context;
+  context.capabilities = R"({"sampling":{}})";
+  EXPECT_EQ(plugin.call("t.context", context), AIRLOCK_STATUS_OK);
+  EXPECT_EQ(boost::json::parse(context.structured), boost::json::parse(R"({"capabilities":{},"meta":{}})"));
+  EXPECT_FALSE(context.stream_ended);
 }
 
 TEST(SdkTextSanitizer, ChangedTextIsWritten) {

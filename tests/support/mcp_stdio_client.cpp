@@ -52,6 +52,17 @@ bool is_error(const Message& message) {
   return message.json.is_object() && message.json.as_object().contains("error");
 }
 
+bool is_server_request(const Message& message) {
+  const boost::json::object* json = message.json.if_object();
+  return json && json->contains("id") && json->contains("method");
+}
+
+std::string method_of(const Message& message) {
+  const boost::json::object* json = message.json.if_object();
+  const boost::json::value* method = json ? json->if_contains("method") : nullptr;
+  return method && method->is_string() ? std::string(method->as_string()) : std::string();
+}
+
 bool is_tool_error(const Message& message) {
   const boost::json::value* v = find(message, "/result/isError");
   return v && v->is_bool() && v->as_bool();
@@ -125,6 +136,32 @@ std::optional<Message> McpStdioClient::next_message(std::chrono::milliseconds ti
   return read_message(timeout);
 }
 
+std::optional<Message> McpStdioClient::wait_request(std::string_view method, std::chrono::milliseconds timeout) {
+  auto wanted = [&](const Message& m) { return is_server_request(m) && method_of(m) == method; };
+  for (auto it = kept_.begin(); it != kept_.end(); ++it) {
+    if (wanted(*it)) {
+      Message found = std::move(*it);
+      kept_.erase(it);
+      return found;
+    }
+  }
+  const auto deadline = Clock::now() + timeout;
+  for (;;) {
+    std::optional<Message> message = read_message(remaining(deadline));
+    if (!message) return std::nullopt;
+    if (wanted(*message)) return message;
+    kept_.push_back(std::move(*message));
+  }
+}
+
+void McpStdioClient::respond(const boost::json::value& id, boost::json::value result) {
+  send(boost::json::object{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
+}
+
+void McpStdioClient::respond_error(const boost::json::value& id, std::int64_t code, std::string_view message) {
+  send(boost::json::object{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
+}
+
 bool McpStdioClient::no_response_within(const boost::json::value& id,
                                         std::chrono::milliseconds window) {
   return !wait_response(id, window).has_value();
@@ -143,9 +180,9 @@ Message McpStdioClient::call(std::string_view method, boost::json::object params
   return std::move(*response);
 }
 
-Message McpStdioClient::initialize(std::string_view protocol_version) {
+Message McpStdioClient::initialize(std::string_view protocol_version, boost::json::object capabilities) {
   Message response = call("initialize", {{"protocolVersion", protocol_version},
-                                         {"capabilities", boost::json::object{}},
+                                         {"capabilities", std::move(capabilities)},
                                          {"clientInfo", {{"name", "airlock-integration-test"},
                                                          {"version", "0"}}}});
   notify("notifications/initialized");

@@ -35,13 +35,20 @@ std::string string_at(const Message& message, std::string_view pointer);
 std::int64_t int_at(const Message& message, std::string_view pointer, std::int64_t fallback = 0);
 // True when the message is a JSON-RPC response with an "error" member.
 bool is_error(const Message& message);
+// True when the message is a request from the server to the client
+// (sampling/createMessage, elicitation/create, roots/list).
+bool is_server_request(const Message& message);
+// The message's method; "" for a response.
+std::string method_of(const Message& message);
 // result.isError == true.
 bool is_tool_error(const Message& message);
 
 // An MCP client on the stdio of a child process. Every line the child writes
 // to stdout must be a JSON object; any other line is recorded as a GoogleTest
 // failure. Messages that arrive while the test waits for another response are
-// kept, in arrival order, for later waits.
+// kept, in arrival order, for later waits. Requests from the server are not
+// answered by themselves: a test waits for one (wait_request) and answers it
+// (respond, respond_error).
 class McpStdioClient {
  public:
   static constexpr std::chrono::milliseconds kTimeout = 5s;
@@ -64,6 +71,12 @@ class McpStdioClient {
                                        std::chrono::milliseconds timeout = kTimeout);
   // The next message in arrival order (kept ones first), or nullopt.
   std::optional<Message> next_message(std::chrono::milliseconds timeout = kTimeout);
+  // The first request from the server with `method` (kept ones first), or
+  // nullopt after `timeout`; other messages are kept.
+  std::optional<Message> wait_request(std::string_view method, std::chrono::milliseconds timeout = kTimeout);
+  // Answers a request from the server.
+  void respond(const boost::json::value& id, boost::json::value result);
+  void respond_error(const boost::json::value& id, std::int64_t code, std::string_view message);
   // True when no response with `id` arrives within `window`.
   bool no_response_within(const boost::json::value& id, std::chrono::milliseconds window);
 
@@ -71,8 +84,9 @@ class McpStdioClient {
   // yields an empty Message.
   Message call(std::string_view method, boost::json::object params = {},
                std::chrono::milliseconds timeout = kTimeout);
-  // initialize, then notifications/initialized. Returns the response.
-  Message initialize(std::string_view protocol_version = "2025-11-25");
+  // initialize (declaring `capabilities`), then notifications/initialized.
+  // Returns the response.
+  Message initialize(std::string_view protocol_version = "2025-11-25", boost::json::object capabilities = {});
   // tools/call; `arguments` is omitted when nullopt.
   Message call_tool(std::string_view name, std::optional<boost::json::value> arguments,
                     std::chrono::milliseconds timeout = kTimeout);

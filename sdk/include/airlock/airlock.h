@@ -61,6 +61,18 @@
  *   SOURCE is [A-Za-z0-9._:@/-]{1,64}. A block labelled in a whole result
  *   (result_set_json, a result sanitizer) is framed the same way, and a
  *   label with any other source withholds the result.
+ *
+ * TALKING TO THE CLIENT DURING A CALL (ABI 1.2)
+ *   While on_call runs, a tool may report progress (call_progress), log to
+ *   the client (call_log), send the client a request and wait for its answer
+ *   (call_client_request: sampling, elicitation, roots), read what the client
+ *   declared it can do (call_client_capabilities) and what the request
+ *   carried in params._meta (call_request_meta), and ask the transport to
+ *   end the request's response stream early (call_end_stream). Each message
+ *   goes to the client that made the call, related to that call, over
+ *   whichever transport it used (stdio, Streamable HTTP), before the call's
+ *   response. What a tool sends this way does not pass its sanitizer chain:
+ *   never send result data that a sanitizer may withhold.
  */
 #ifndef AIRLOCK_AIRLOCK_H
 #define AIRLOCK_AIRLOCK_H
@@ -73,7 +85,7 @@ extern "C" {
 #endif
 
 #define AIRLOCK_ABI_VERSION_MAJOR 1
-#define AIRLOCK_ABI_VERSION_MINOR 1
+#define AIRLOCK_ABI_VERSION_MINOR 2
 /* (major << 16) | minor, as a uint32_t. Written without casts so that C++
  * code compiled with -Wold-style-cast can use it. */
 #define AIRLOCK_ABI_VERSION (AIRLOCK_ABI_VERSION_MAJOR * 65536u + AIRLOCK_ABI_VERSION_MINOR)
@@ -116,6 +128,9 @@ typedef int32_t airlock_status;
 #define AIRLOCK_STATUS_INTERNAL 6
 /* The request is understood but not offered by this host or plugin. */
 #define AIRLOCK_STATUS_UNSUPPORTED 7
+/* Added in ABI 1.2: a wait ended because its time ran out
+ * (call_client_request). */
+#define AIRLOCK_STATUS_TIMEOUT 8
 
 /* Log levels for airlock_host_api.log; the host maps them to its own. */
 typedef int32_t airlock_log_level;
@@ -124,6 +139,19 @@ typedef int32_t airlock_log_level;
 #define AIRLOCK_LOG_INFO 2
 #define AIRLOCK_LOG_WARN 3
 #define AIRLOCK_LOG_ERROR 4
+
+/* Added in ABI 1.2: the eight MCP log levels for call_log, in rising order
+ * of severity (the RFC 5424 names; the client sees the lowercase name, e.g.
+ * "warning"). */
+typedef int32_t airlock_client_log_level;
+#define AIRLOCK_CLIENT_LOG_DEBUG 0
+#define AIRLOCK_CLIENT_LOG_INFO 1
+#define AIRLOCK_CLIENT_LOG_NOTICE 2
+#define AIRLOCK_CLIENT_LOG_WARNING 3
+#define AIRLOCK_CLIENT_LOG_ERROR 4
+#define AIRLOCK_CLIENT_LOG_CRITICAL 5
+#define AIRLOCK_CLIENT_LOG_ALERT 6
+#define AIRLOCK_CLIENT_LOG_EMERGENCY 7
 
 /* Tool flags (airlock_tool_def.flags), bits that may be or-ed together. */
 /* The tool may run on several threads at once. Without it the host runs at
@@ -141,8 +169,11 @@ typedef int32_t airlock_log_level;
  * the plugin's on_destroy returns; usable from any thread. */
 typedef struct airlock_plugin_ctx airlock_plugin_ctx;
 
-/* One tool invocation. Valid only during the on_call it is passed to, and
- * only on that thread (the setters are not thread-safe; is_cancelled is). */
+/* One tool invocation. Valid only during the on_call it is passed to. The
+ * result setters are not thread-safe: only on on_call's thread; is_cancelled
+ * and the call_* functions of ABI 1.2 are, from any thread until on_call
+ * returns. Using it after on_call returned is a plugin bug the host cannot
+ * catch: the handle no longer exists. */
 typedef struct airlock_call airlock_call;
 
 /* Where a text sanitizer writes its output. Valid only during on_text. */
@@ -358,7 +389,86 @@ typedef struct airlock_host_api {
    * the call closed. INVALID_ARGUMENT for a bad source or pointer syntax. */
   airlock_status (*result_mark_untrusted)(airlock_call* call, airlock_str json_pointer, airlock_str source);
 
-  /* Added in ABI 1.2 and later: below this line. */
+  /* --- Added in ABI 1.2: read only if struct_size covers the member. --- */
+  /* See TALKING TO THE CLIENT DURING A CALL. Plugin calls these only while
+   * on_call runs: on its thread, or on a thread of the plugin's that on_call
+   * joins before it returns; they are thread-safe. Once the call is
+   * cancelled (client cancel, disconnect, deadline) they send nothing and
+   * return AIRLOCK_STATUS_CANCELLED. A NULL `call` is INVALID_ARGUMENT. The
+   * host copies every airlock_str passed in before returning. */
+
+  /* Reports progress: sends notifications/progress {progressToken, progress,
+   * total?, message?} when the request asked for progress (it carried
+   * params._meta.progressToken, echoed as sent); otherwise sends nothing and
+   * still returns AIRLOCK_STATUS_OK, so a tool need not know. `total` <= 0
+   * or NaN is left out (unknown total), and so is an empty `message`. Never
+   * blocks for long.
+   * Returns OK; INVALID_ARGUMENT, with nothing sent, when `progress` is not
+   * finite, or not greater than the last progress of this call (progress
+   * strictly increases, whether or not the client asked for it), or
+   * `message` is not valid UTF-8; CANCELLED as above. */
+  airlock_status (*call_progress)(airlock_call* call, double progress, double total, airlock_str message);
+
+  /* Logs to the client (the operator's log is `log`): sends
+   * notifications/message {level, logger?, data: message} when `level` is at
+   * or above the level the client chose with logging/setLevel ("info" until
+   * it chooses one); below it, sends nothing and returns OK. An empty
+   * `logger` is left out. Never blocks for long.
+   * Returns OK; INVALID_ARGUMENT, with nothing sent, for a level that is no
+   * AIRLOCK_CLIENT_LOG_*, or a logger or message that is not valid UTF-8;
+   * CANCELLED as above. */
+  airlock_status (*call_log)(airlock_call* call, airlock_client_log_level level, airlock_str logger,
+                             airlock_str message);
+
+  /* Sends the client a JSON-RPC request `method` with `params_json` (a JSON
+   * object; empty means {}) and BLOCKS the calling thread until the client
+   * answers, `timeout_ms` passes (0: the host's default, 60 s) or the call is
+   * cancelled. The host picks the request id. The methods, and the client
+   * capability each needs (declared at initialize, see
+   * call_client_capabilities):
+   *   "sampling/createMessage"  sampling
+   *   "elicitation/create"      elicitation
+   *   "roots/list"              roots
+   * A tool that waits on the client should have AIRLOCK_TOOL_CANCELLABLE and,
+   * if it has a timeout_ms in the host's config, one longer than the wait: the
+   * tool's deadline cancels the wait.
+   * OWNERSHIP of *reply: host memory, valid until on_call returns (each
+   * request gets its own). {NULL, 0} unless said otherwise below.
+   * Returns
+   *   OK                *reply = the client's result object, as JSON;
+   *   TOOL_ERROR        the client answered with a JSON-RPC error (a user who
+   *                     declined, params the client refused): *reply = the
+   *                     error object {code, message, data?}, as JSON;
+   *   UNSUPPORTED       another method, or the client lacks the capability;
+   *                     nothing was sent;
+   *   TIMEOUT           no answer in time; the host sends the client
+   *                     notifications/cancelled for it and drops a late answer;
+   *   CANCELLED         the call was cancelled, or the client went away,
+   *                     before or while it waited;
+   *   INVALID_ARGUMENT  `reply` is NULL, or params_json is not a JSON object;
+   *                     nothing was sent. */
+  airlock_status (*call_client_request)(airlock_call* call, airlock_str method, airlock_str params_json,
+                                        uint32_t timeout_ms, airlock_str* reply);
+
+  /* The capabilities object the client declared at initialize, as JSON ("{}"
+   * when it declared none). OWNERSHIP: host memory, valid until on_call
+   * returns. Never fails; a NULL call gives "{}". */
+  airlock_str (*call_client_capabilities)(const airlock_call* call);
+
+  /* Asks the transport to end the response stream this call's messages
+   * travel on now, before the result exists. Over Streamable HTTP the client
+   * then resumes with GET and Last-Event-ID and still receives every later
+   * message and the result (SSE polling, SEP-1699). Not a cancellation: the
+   * tool goes on and its result is delivered. Does nothing over stdio, or
+   * for a NULL call. */
+  void (*call_end_stream)(airlock_call* call);
+
+  /* The request's params._meta as a JSON object ("{}" when absent), e.g.
+   * {"progressToken":7}. OWNERSHIP: host memory, valid until on_call
+   * returns. Never fails; a NULL call gives "{}". */
+  airlock_str (*call_request_meta)(const airlock_call* call);
+
+  /* Added in ABI 1.3 and later: below this line. */
 } airlock_host_api;
 
 /* ------------------------------------------------------------------------ */

@@ -28,6 +28,18 @@
 // AIRLOCK_STATUS_TOOL_ERROR; anything else -> "unknown error", TOOL_ERROR;
 // Cancelled -> AIRLOCK_STATUS_CANCELLED; StatusError -> its status.
 //
+// TALKING TO THE CLIENT (ABI 1.2): while it runs, a tool may report progress,
+// log to the client and ask the client (sampling, elicitation, roots):
+//   [](const boost::json::object&, airlock::sdk::Call& call) {
+//     call.progress(0, 100, "starting");
+//     call.log(airlock::sdk::LogLevel::info, "asking the model");
+//     const boost::json::object question{{"role", "user"}, {"content", {{"type", "text"}, {"text", "Hi"}}}};
+//     const boost::json::object answer =
+//         call.sample({{"messages", boost::json::array{question}}, {"maxTokens", 100}});
+//     call.progress(100, 100);
+//     return airlock::sdk::Text{std::string(answer.at("content").at("text").as_string())};
+//   }
+//
 // THREADS: tools run on host worker threads (several at once when the def has
 // AIRLOCK_TOOL_REENTRANT) and sanitizers on any number of threads at once, so
 // every callable is invoked as const and must be safe to share.
@@ -44,6 +56,7 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -94,6 +107,29 @@ struct Text {
 struct UntrustedText {
   std::string source;
   std::string text;
+};
+
+// The MCP log levels of Call::log (airlock_client_log_level), least severe first.
+enum class LogLevel : airlock_client_log_level {
+  debug = AIRLOCK_CLIENT_LOG_DEBUG,
+  info = AIRLOCK_CLIENT_LOG_INFO,
+  notice = AIRLOCK_CLIENT_LOG_NOTICE,
+  warning = AIRLOCK_CLIENT_LOG_WARNING,
+  error = AIRLOCK_CLIENT_LOG_ERROR,
+  critical = AIRLOCK_CLIENT_LOG_CRITICAL,
+  alert = AIRLOCK_CLIENT_LOG_ALERT,
+  emergency = AIRLOCK_CLIENT_LOG_EMERGENCY,
+};
+
+// What the client answered a Call::ask_client request.
+struct ClientReply {
+  // OK, TOOL_ERROR (the client answered with an error), UNSUPPORTED, TIMEOUT,
+  // CANCELLED or INVALID_ARGUMENT: call_client_request in airlock.h.
+  airlock_status status = AIRLOCK_STATUS_INTERNAL;
+  // OK: the result object; TOOL_ERROR: the error object {code, message};
+  // otherwise empty. JSON text.
+  std::string text{};
+  bool ok() const noexcept { return status == AIRLOCK_STATUS_OK; }
 };
 
 // A tool as airlock_tool_def has it; every JSON field is JSON text. The host
@@ -160,8 +196,11 @@ inline std::int64_t int_arg(const boost::json::object& args, std::string_view ke
 }
 
 // One tool invocation. Valid only inside the tool callable and only on its
-// thread, except is_cancelled, which is safe from any thread. The setters copy
-// and throw StatusError when the host refuses (e.g. a second set_structured).
+// thread, except is_cancelled and the ABI 1.2 members (progress, log with a
+// LogLevel, ask_client, sample, elicit, client_capabilities, request_meta,
+// end_stream), which are safe from any thread until the tool returns. The
+// setters copy and throw StatusError when the host refuses (e.g. a second
+// set_structured).
 class Call {
  public:
   Call(const airlock_host_api& host, airlock_plugin_ctx* ctx, airlock_call* call) noexcept
@@ -200,16 +239,121 @@ class Call {
                               offsetof(airlock_host_api, result_mark_untrusted), "result_mark_untrusted");
     check(fn(call_, to_str(json_pointer), to_str(source)), "result_mark_untrusted");
   }
-  // Goes to the operator's log; never put result data here.
+  // Goes to the operator's log; never put result data here. (To log to the
+  // client, pass a LogLevel.)
   void log(airlock_log_level level, std::string_view message) const noexcept {
     host_->log(ctx_, level, to_str(message));
   }
+
+  // ABI 1.2: TALKING TO THE CLIENT DURING A CALL in airlock.h. On a host
+  // whose table predates 1.2, progress, log and end_stream do nothing,
+  // client_capabilities and request_meta are {}, ask_client answers
+  // UNSUPPORTED and sample and elicit throw a tool error saying so: a tool
+  // written for 1.2 degrades instead of reading past the host's table.
+  // Each of them that sends throws Cancelled once the call is cancelled.
+
+  // notifications/progress, if the client asked for it. `progress` must
+  // increase from one report to the next (StatusError otherwise); total <= 0
+  // means unknown.
+  void progress(double progress, double total = 0, std::string_view message = {}) const {
+    const auto fn = offered(&airlock_host_api::call_progress, offsetof(airlock_host_api, call_progress));
+    if (fn != nullptr) check_sent(fn(call_, progress, total, to_str(message)), "call_progress");
+  }
+  // notifications/message to the client, if `level` reaches the level the
+  // client set; `logger` may be empty. Text must be UTF-8.
+  void log(LogLevel level, std::string_view message, std::string_view logger = {}) const {
+    const auto fn = offered(&airlock_host_api::call_log, offsetof(airlock_host_api, call_log));
+    if (fn != nullptr)
+      check_sent(fn(call_, static_cast<airlock_client_log_level>(level), to_str(logger), to_str(message)), "call_log");
+  }
+  // Sends the client `method` ("sampling/createMessage", "elicitation/create",
+  // "roots/list") with `params_json` (a JSON object; empty is {}) and blocks
+  // until it answers, `timeout` passes (0: the host's default) or the call is
+  // cancelled. Never throws for the client's answer: look at the status.
+  ClientReply ask_client(std::string_view method, std::string_view params_json = {},
+                         std::chrono::milliseconds timeout = std::chrono::milliseconds(0)) const {
+    const auto fn = offered(&airlock_host_api::call_client_request, offsetof(airlock_host_api, call_client_request));
+    if (fn == nullptr) return ClientReply{AIRLOCK_STATUS_UNSUPPORTED, {}};
+    const auto ms = timeout.count() <= 0 ? 0 : timeout.count() >= 0xffffffffLL ? 0xffffffffLL : timeout.count();
+    airlock_str reply{nullptr, 0};
+    const airlock_status status =
+        fn(call_, to_str(method), to_str(params_json), static_cast<std::uint32_t>(ms), &reply);
+    return ClientReply{status, std::string(to_view(reply))};
+  }
+  // sampling/createMessage: the client's CreateMessageResult. Throws
+  // Cancelled, or StatusError(TOOL_ERROR) saying why there is no result (no
+  // sampling capability, the client's error, no answer in time): a tool error.
+  boost::json::object sample(const boost::json::object& params,
+                             std::chrono::milliseconds timeout = std::chrono::milliseconds(0)) const {
+    return ask_for_object("sampling/createMessage", params, timeout);
+  }
+  // elicitation/create: the client's ElicitResult ({action, content?}).
+  // Throws as sample.
+  boost::json::object elicit(const boost::json::object& params,
+                             std::chrono::milliseconds timeout = std::chrono::milliseconds(0)) const {
+    return ask_for_object("elicitation/create", params, timeout);
+  }
+  // What the client declared at initialize, e.g. {"sampling":{},"roots":{}}.
+  boost::json::object client_capabilities() const {
+    const auto fn =
+        offered(&airlock_host_api::call_client_capabilities, offsetof(airlock_host_api, call_client_capabilities));
+    return fn == nullptr ? boost::json::object{} : parse_object(to_view(fn(call_)), "client capabilities");
+  }
+  // The request's params._meta, e.g. {"progressToken":7}; {} when absent.
+  boost::json::object request_meta() const {
+    const auto fn = offered(&airlock_host_api::call_request_meta, offsetof(airlock_host_api, call_request_meta));
+    return fn == nullptr ? boost::json::object{} : parse_object(to_view(fn(call_)), "request _meta");
+  }
+  // Asks the transport to end this request's response stream now; the
+  // client reconnects and still gets the result (SEP-1699). Not over stdio.
+  void end_stream() const noexcept {
+    const auto fn = offered(&airlock_host_api::call_end_stream, offsetof(airlock_host_api, call_end_stream));
+    if (fn != nullptr) fn(call_);
+  }
+
   airlock_call* raw() const noexcept { return call_; }
 
  private:
   static void check(airlock_status status, const char* what) {
     if (status != AIRLOCK_STATUS_OK)
       throw StatusError(status, std::string(what) + " failed with status " + std::to_string(status));
+  }
+  // As check, except that a cancelled call stops the tool.
+  static void check_sent(airlock_status status, const char* what) {
+    if (status == AIRLOCK_STATUS_CANCELLED) throw Cancelled{};
+    check(status, what);
+  }
+  // A table member, or nullptr when the host's struct_size does not cover it.
+  template <class Fn>
+  Fn offered(Fn airlock_host_api::*member, std::size_t offset) const noexcept {
+    if (host_->struct_size < offset + sizeof(Fn)) return nullptr;
+    return host_->*member;
+  }
+  boost::json::object ask_for_object(std::string_view method, const boost::json::object& params,
+                                     std::chrono::milliseconds timeout) const {
+    const std::string name(method);
+    if (offered(&airlock_host_api::call_client_request, offsetof(airlock_host_api, call_client_request)) == nullptr)
+      throw StatusError(AIRLOCK_STATUS_TOOL_ERROR,
+                        name + ": not offered by this host (its function table predates ABI 1.2)");
+    const std::string json = boost::json::serialize(params);
+    ClientReply reply = ask_client(method, json, timeout);
+    switch (reply.status) {
+      case AIRLOCK_STATUS_OK: return parse_object(reply.text, name + " result");
+      case AIRLOCK_STATUS_CANCELLED: throw Cancelled{};
+      case AIRLOCK_STATUS_UNSUPPORTED:
+        throw StatusError(AIRLOCK_STATUS_TOOL_ERROR, name + ": the client does not support it");
+      case AIRLOCK_STATUS_TIMEOUT: throw StatusError(AIRLOCK_STATUS_TOOL_ERROR, name + ": the client did not answer in time");
+      case AIRLOCK_STATUS_TOOL_ERROR: {
+        std::string message = name + ": the client answered with an error";
+        boost::system::error_code ec;
+        const boost::json::value error = boost::json::parse(reply.text, ec);
+        if (!ec && error.is_object())
+          if (const auto* text = error.get_object().if_contains("message"); text != nullptr && text->is_string())
+            message += ": " + std::string(text->get_string());
+        throw StatusError(AIRLOCK_STATUS_TOOL_ERROR, message);
+      }
+      default: throw StatusError(reply.status, name + " failed with status " + std::to_string(reply.status));
+    }
   }
   // A member added in 1.1, at `offset` of the table: it exists only when the
   // host's struct_size covers it, and nothing past struct_size is read.

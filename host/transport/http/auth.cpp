@@ -1,0 +1,81 @@
+// Bearer-token authentication: parsing the Authorization header and finding
+// the identity whose token digest matches, without leaking through timing.
+#include "transport/http/auth.hpp"
+
+#include <openssl/crypto.h>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace airlock::host::http {
+namespace {
+
+// Far longer than any token an operator generates; a longer one is refused
+// before it is hashed, so a client cannot make each request cost more.
+constexpr std::size_t kMaxTokenBytes = 4096;
+
+bool is_space(char c) { return c == ' ' || c == '\t'; }
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+           return lower(x) == lower(y);
+         });
+}
+
+}  // namespace
+
+bool Identity::allows_tool(std::string_view tool) const {
+  return tool_globs.empty() || std::any_of(tool_globs.begin(), tool_globs.end(),
+                                           [tool](const std::string& glob) { return glob_match(glob, tool); });
+}
+
+Authenticator::Authenticator(const std::vector<TokenConfig>& tokens) {
+  identities_.reserve(tokens.size());
+  digests_.reserve(tokens.size());
+  for (const auto& token : tokens) {
+    identities_.push_back(Identity{token.identity, token.tools});
+    digests_.push_back(token.sha256);
+  }
+}
+
+Authenticator::Outcome Authenticator::authenticate(std::string_view header) const {
+  if (!enabled()) return {Verdict::ok, nullptr};
+
+  // credentials = auth-scheme 1*SP token68 (RFC 9110 11.4), with the
+  // optional whitespace around a field value tolerated.
+  while (!header.empty() && is_space(header.front())) header.remove_prefix(1);
+  while (!header.empty() && is_space(header.back())) header.remove_suffix(1);
+  if (header.empty()) return {Verdict::missing, nullptr};
+  const auto scheme_end = std::find_if(header.begin(), header.end(), is_space);
+  const std::string_view scheme(header.data(), static_cast<std::size_t>(scheme_end - header.begin()));
+  if (!iequals(scheme, "bearer")) return {Verdict::missing, nullptr};
+  std::string_view token = header.substr(scheme.size());
+  while (!token.empty() && is_space(token.front())) token.remove_prefix(1);
+  if (token.size() > kMaxTokenBytes || !is_bearer_token(token)) return {Verdict::malformed, nullptr};
+
+  // Every digest is compared, and the match is kept without a branch on
+  // it, so the time taken does not depend on which one (if any) matched.
+  const Sha256Digest presented = sha256(token);
+  std::size_t match = identities_.size();
+  for (std::size_t i = 0; i < digests_.size(); ++i) {
+    const std::size_t equal = CRYPTO_memcmp(presented.data(), digests_[i].data(), presented.size()) == 0;
+    match = equal * i + (1 - equal) * match;
+  }
+  if (match == identities_.size()) return {Verdict::invalid, nullptr};
+  return {Verdict::ok, &identities_[match]};
+}
+
+std::string www_authenticate(Authenticator::Verdict verdict) {
+  switch (verdict) {
+    case Authenticator::Verdict::malformed:
+    case Authenticator::Verdict::invalid:
+      return R"(Bearer realm="airlock", error="invalid_token")";
+    case Authenticator::Verdict::ok:
+    case Authenticator::Verdict::missing:
+      break;
+  }
+  return R"(Bearer realm="airlock")";
+}
+
+}  // namespace airlock::host::http

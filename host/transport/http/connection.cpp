@@ -1,0 +1,568 @@
+// The life of one connection. Handlers run on its strand, so the state below
+// needs no lock; sessions wake it from workers through wake(), which only
+// posts. Timeouts hang off one timer whose meaning follows the state: idle
+// (keep-alive), reading (slow clients), streaming (quiet stream: keep-alive
+// comment; stuck write: close).
+#include "transport/http/connection.hpp"
+
+#include "mcp/jsonrpc.hpp"
+#include "metrics/metrics.hpp"
+#include "transport/http/sse.hpp"
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/chunk_encode.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
+#include <boost/json/serialize.hpp>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+namespace airlock::host::http {
+namespace beast_http = boost::beast::http;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A stream write that makes no progress for this long is a client that
+// stopped reading; its connection is closed rather than held.
+constexpr auto kWriteTimeout = 30s;
+// How long an SSE stream may stay silent before a comment checks the client.
+constexpr auto kKeepAliveInterval = 20s;
+
+std::string describe_peer(const Connection::Socket& socket) {
+  boost::system::error_code ec;
+  const auto endpoint = socket.remote_endpoint(ec);
+  if (ec) return "?";
+  return endpoint.address().is_v6() ? fmt::format("[{}]:{}", endpoint.address().to_string(), endpoint.port())
+                                    : fmt::format("{}:{}", endpoint.address().to_string(), endpoint.port());
+}
+
+std::string peer_address(const std::string& peer) { return peer.substr(0, peer.rfind(':')); }
+
+std::string_view header(const beast_http::request<beast_http::string_body>& request, std::string_view name) {
+  auto it = request.find(boost::beast::string_view(name.data(), name.size()));
+  return it == request.end() ? std::string_view() : std::string_view(it->value().data(), it->value().size());
+}
+
+}  // namespace
+
+Connection::Connection(Socket socket, std::shared_ptr<ServerContext> context)
+    : context_(std::move(context)),
+      ctx_(*context_), socket_(std::move(socket)), timer_(socket_.get_executor()), peer_(describe_peer(socket_)) {
+  ctx_.connections.fetch_add(1);
+}
+
+Connection::~Connection() { ctx_.connections.fetch_sub(1); }
+
+void Connection::start() { await_request(); }
+
+void Connection::wake() {
+  boost::asio::post(socket_.get_executor(), [self = shared_from_this()] {
+    if (self->state_ == State::streaming) self->pump();
+    else if (self->state_ == State::waiting_json) self->finish_json();
+  });
+}
+
+void Connection::drain() {
+  boost::asio::post(socket_.get_executor(), [self = shared_from_this()] {
+    self->draining_ = true;
+    if (self->state_ == State::idle) self->close();
+  });
+}
+
+// ---- reading ---------------------------------------------------------------
+
+void Connection::await_request() {
+  state_ = State::idle;
+  if (draining_ || ctx_.draining.load()) return close();
+  if (buffer_.size() > 0) {
+    // A request already buffered (pipelined) behind the last one; a read
+    // still watching for hang-up must finish first, so it is cut short.
+    if (socket_read_pending_) {
+      boost::system::error_code ignored;
+      socket_.cancel(ignored);
+      return;
+    }
+    return read_request();
+  }
+  arm_timer(std::chrono::milliseconds(ctx_.config.idle_timeout_ms));
+  if (socket_read_pending_) return;
+  socket_read_pending_ = true;
+  socket_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
+    self->on_first_bytes(ec, n);
+  });
+}
+
+void Connection::on_first_bytes(boost::system::error_code ec, std::size_t n) {
+  socket_read_pending_ = false;
+  if (state_ == State::closed) return;
+  buffer_.commit(n);
+  if (ec == boost::asio::error::operation_aborted && state_ == State::idle && buffer_.size() > 0) return read_request();
+  // End of input while a response is pending is a client that hung up; the
+  // call goes on (HTTP says nothing about cancelling it), its events stay
+  // kept for a resume.
+  if (ec) return close();
+  if (state_ == State::idle) read_request();
+  // Otherwise a pipelined request: it waits in buffer_ for the response.
+}
+
+void Connection::read_request() {
+  state_ = State::reading;
+  timed_out_ = false;
+  parser_.emplace();
+  parser_->header_limit(static_cast<std::uint32_t>(ctx_.config.max_header_bytes));
+  parser_->body_limit(ctx_.max_body_bytes);
+  arm_timer(std::chrono::milliseconds(ctx_.config.read_timeout_ms));
+  beast_http::async_read(socket_, buffer_, *parser_,
+                         [self = shared_from_this()](boost::system::error_code ec, std::size_t) { self->on_read(ec); });
+}
+
+void Connection::on_read(boost::system::error_code ec) {
+  disarm_timer();
+  if (state_ == State::closed) return;
+  started_ = std::chrono::steady_clock::now();
+  method_ = "-";
+  path_ = "-";
+  rpc_method_.clear();
+  identity_.clear();
+  session_tag_.clear();
+  keep_alive_ = false;
+  if (timed_out_)
+    return respond_error(408, jsonrpc::kInvalidRequest,
+                         fmt::format("Request Timeout: the request did not arrive within {} ms "
+                                     "(transport.http.read_timeout_ms)", ctx_.config.read_timeout_ms), true);
+  if (ec == beast_http::error::end_of_stream || ec == boost::asio::error::eof ||
+      ec == boost::asio::error::connection_reset)
+    return close();
+  if (ec == beast_http::error::header_limit)
+    return respond_error(431, jsonrpc::kInvalidRequest,
+                         fmt::format("Request Header Fields Too Large: over {} bytes (transport.http.max_header_bytes)",
+                                     ctx_.config.max_header_bytes), true);
+  if (ec == beast_http::error::body_limit)
+    return respond_error(413, jsonrpc::kInvalidRequest,
+                         fmt::format("Payload Too Large: the body exceeds {} bytes (server.max_message_bytes)",
+                                     ctx_.max_body_bytes), true);
+  if (ec) return respond_error(400, jsonrpc::kInvalidRequest, fmt::format("Bad Request: {}", ec.message()), true);
+  Request request = parser_->release();
+  parser_.reset();
+  handle(request);
+}
+
+// ---- routing ---------------------------------------------------------------
+
+void Connection::handle(Request& request) {
+  state_ = State::handling;
+  method_ = std::string(request.method_string());
+  keep_alive_ = request.keep_alive();
+
+  // DNS rebinding: a page on a hostile name that resolves to loopback still
+  // says its own name in Host and Origin.
+  const std::string_view host = header(request, "Host");
+  if (!host_allowed(host, ctx_.hosts))
+    return respond_error(403, jsonrpc::kServerBusy, fmt::format("Invalid Host: {}", host));
+  if (const std::string_view origin = header(request, "Origin"); !origin_allowed(origin, ctx_.hosts))
+    return respond_error(403, jsonrpc::kServerBusy, fmt::format("Invalid Origin: {}", origin));
+
+  const std::string_view target(request.target().data(), request.target().size());
+  const std::string_view path = target.substr(0, target.find('?'));
+  path_ = std::string(path.substr(0, 128));
+  const bool is_mcp = path == ctx_.config.path;
+  const bool is_metrics = path == "/metrics";
+  if (path == "/healthz") {
+    if (request.method() != beast_http::verb::get && request.method() != beast_http::verb::head)
+      return respond(405, "method not allowed\n", "text/plain");
+    return respond(200, ctx_.draining.load() ? "draining\n" : "ok\n", "text/plain");
+  }
+  if (!is_mcp && !is_metrics) return respond(404, "not found\n", "text/plain");
+
+  const Identity* identity = nullptr;
+  if (ctx_.auth.enabled()) {
+    const auto outcome = ctx_.auth.authenticate(header(request, "Authorization"));
+    if (outcome.verdict != Authenticator::Verdict::ok) {
+      auto response = make_response(401, jsonrpc::error(nullptr, jsonrpc::kInvalidRequest,
+                                                        outcome.verdict == Authenticator::Verdict::missing
+                                                            ? "Unauthorized: a bearer token is required"
+                                                            : "Unauthorized: the bearer token is not valid"),
+                                    "application/json");
+      response->set(beast_http::field::www_authenticate, www_authenticate(outcome.verdict));
+      return send(std::move(response), false);
+    }
+    identity = outcome.identity;
+    identity_ = identity->name;
+  }
+
+  const auto admitted = ctx_.rate.admit(identity_.empty() ? peer_address(peer_) : identity_,
+                                        std::chrono::steady_clock::now());
+  if (!admitted.allowed) {
+    auto response = make_response(429, jsonrpc::error(nullptr, jsonrpc::kServerBusy,
+                                                      "Too Many Requests: over the rate limit (transport.http.rate_limit)"),
+                                  "application/json");
+    response->set(beast_http::field::retry_after, std::to_string(std::max<long>(1, admitted.retry_after.count())));
+    return send(std::move(response), false);
+  }
+
+  if (is_metrics) {
+    if (request.method() != beast_http::verb::get) return respond(405, "method not allowed\n", "text/plain");
+    return respond(200, ctx_.metrics ? ctx_.metrics->render() : std::string(), "text/plain; version=0.0.4; charset=utf-8");
+  }
+  if (ctx_.draining.load())
+    return respond_error(503, jsonrpc::kServerBusy, "Service Unavailable: the server is shutting down", true);
+
+  switch (request.method()) {
+    case beast_http::verb::post: return handle_post(request, identity);
+    case beast_http::verb::get: return handle_get(request);
+    case beast_http::verb::delete_: return handle_delete(request);
+    default: {
+      auto response = make_response(405, jsonrpc::error(nullptr, jsonrpc::kInvalidRequest,
+                                                        "Method Not Allowed: use POST, GET or DELETE"),
+                                    "application/json");
+      response->set(beast_http::field::allow, "GET, POST, DELETE");
+      return send(std::move(response), false);
+    }
+  }
+}
+
+std::shared_ptr<HttpSession> Connection::find_session(const Request& request, bool& answered) {
+  answered = true;
+  const std::string_view id = header(request, "Mcp-Session-Id");
+  if (id.empty()) {
+    respond_error(400, jsonrpc::kInvalidRequest, "Bad Request: the Mcp-Session-Id header is required");
+    return nullptr;
+  }
+  auto session = ctx_.sessions.find(id, identity_);
+  if (!session) {
+    respond_error(404, kSessionNotFound, "Session not found: it expired, was deleted, or never existed");
+    return nullptr;
+  }
+  answered = false;
+  session->touch();
+  session_tag_ = session->id().substr(0, 8);
+  return session;
+}
+
+bool Connection::check_protocol_header(const Request& request) {
+  const std::string_view version = header(request, "MCP-Protocol-Version");
+  if (version.empty() || protocol_header_accepted(version)) return true;
+  respond_error(400, jsonrpc::kInvalidRequest,
+                fmt::format("Bad Request: unsupported MCP-Protocol-Version: {}", version));
+  return false;
+}
+
+void Connection::handle_post(Request& request, const Identity* identity) {
+  if (!is_json_content_type(header(request, "Content-Type")))
+    return respond_error(415, jsonrpc::kInvalidRequest,
+                         "Unsupported Media Type: the body must be sent as Content-Type: application/json");
+  const Accepts accepts = parse_accept(header(request, "Accept"));
+  if (!accepts.json && !accepts.sse)
+    return respond_error(406, jsonrpc::kInvalidRequest,
+                         "Not Acceptable: Accept must allow application/json or text/event-stream");
+  if (!check_protocol_header(request)) return;
+
+  auto parsed = jsonrpc::parse(request.body());
+  if (auto* failure = std::get_if<jsonrpc::Failure>(&parsed))
+    return respond(400, jsonrpc::error(failure->id, failure->code, failure->message), "application/json");
+  auto& message = std::get<jsonrpc::Message>(parsed);
+  rpc_method_ = message.method;
+  const bool is_request = message.kind == jsonrpc::Message::Kind::request;
+
+  std::shared_ptr<HttpSession> session;
+  bool created = false;
+  if (header(request, "Mcp-Session-Id").empty() && is_request && message.method == "initialize") {
+    session = ctx_.sessions.create(identity_);
+    if (!session) {
+      auto response = make_response(503, jsonrpc::error(message.id, jsonrpc::kServerBusy,
+                                                        "Service Unavailable: too many live sessions "
+                                                        "(transport.http.max_sessions)"),
+                                    "application/json");
+      response->set(beast_http::field::retry_after, "5");
+      return send(std::move(response), false);
+    }
+    created = true;
+    session_tag_ = session->id().substr(0, 8);
+    if (identity && !identity->tool_globs.empty())
+      session->mcp().set_tool_scope([identity](std::string_view tool) { return identity->allows_tool(tool); });
+  } else {
+    bool answered = false;
+    session = find_session(request, answered);
+    if (answered) return;
+  }
+
+  if (!is_request) {
+    session->mcp().handle(message);
+    return respond(202, {}, {});
+  }
+
+  const bool json = !accepts.sse || (accepts.json && ctx_.config.response == HttpResponseMode::json);
+  const std::string key = boost::json::serialize(message.id);
+  const auto stream = session->open_request_stream(key, json);
+  if (!stream)
+    return respond(409, jsonrpc::error(message.id, jsonrpc::kInvalidRequest,
+                                       fmt::format("id {} is already in use by a request in flight", key)),
+                   "application/json");
+  session_ = session;
+  stream_ = *stream;
+  session->attach(stream_, shared_from_this(), 0, cursor_, false);
+  session->mcp().handle(message);
+
+  if (created) {
+    if (session->mcp().initialized()) {
+      new_session_id_ = session->id();
+      if (ctx_.metrics) ctx_.metrics->session_opened();
+    } else {
+      // A refused initialize leaves no session behind; its error still goes out.
+      ctx_.sessions.remove(session->id(), identity_);
+    }
+  }
+  if (json) {
+    state_ = State::waiting_json;
+    watch_for_hang_up();
+    return finish_json();
+  }
+  start_stream(200);
+}
+
+void Connection::handle_get(Request& request) {
+  if (!parse_accept(header(request, "Accept")).sse)
+    return respond_error(406, jsonrpc::kInvalidRequest, "Not Acceptable: GET opens an SSE stream; Accept must allow "
+                                                        "text/event-stream");
+  if (!check_protocol_header(request)) return;
+  bool answered = false;
+  auto session = find_session(request, answered);
+  if (answered) return;
+
+  std::uint32_t stream = HttpSession::kStandaloneStream;
+  std::optional<std::uint64_t> from;
+  if (const std::string_view last = header(request, "Last-Event-ID"); !last.empty()) {
+    const auto at = parse_event_id(last);
+    if (!at) return respond_error(400, jsonrpc::kInvalidRequest, fmt::format("Bad Request: malformed Last-Event-ID: {}", last));
+    stream = at->stream;
+    from = at->seq + 1;
+  } else if (!ctx_.config.standalone_stream) {
+    auto response = make_response(405, jsonrpc::error(nullptr, jsonrpc::kInvalidRequest,
+                                                      "Method Not Allowed: this server offers no standalone stream "
+                                                      "(transport.http.standalone_stream = false)"),
+                                  "application/json");
+    response->set(beast_http::field::allow, "POST, DELETE");
+    return send(std::move(response), false);
+  }
+  // Resuming takes the stream over from a connection the client gave up
+  // on; a second standalone stream is refused (the spec allows one).
+  switch (session->attach(stream, shared_from_this(), from, cursor_, from.has_value())) {
+    case HttpSession::Attach::ok: break;
+    case HttpSession::Attach::busy:
+      return respond_error(409, jsonrpc::kInvalidRequest, "Conflict: this session's standalone stream is already open");
+    case HttpSession::Attach::unknown_stream:
+      return respond_error(404, jsonrpc::kInvalidRequest,
+                           "Not Found: Last-Event-ID names no stream this session still keeps "
+                           "(transport.http.replay_bytes)");
+  }
+  session_ = std::move(session);
+  stream_ = stream;
+  start_stream(200);
+}
+
+void Connection::handle_delete(Request& request) {
+  const std::string_view id = header(request, "Mcp-Session-Id");
+  if (id.empty()) return respond_error(400, jsonrpc::kInvalidRequest, "Bad Request: the Mcp-Session-Id header is required");
+  if (!ctx_.sessions.remove(id, identity_))
+    return respond_error(404, kSessionNotFound, "Session not found: it expired, was deleted, or never existed");
+  session_tag_ = std::string(id.substr(0, 8));
+  if (ctx_.metrics) ctx_.metrics->session_closed();
+  respond(204, {}, {});
+}
+
+// ---- answering -------------------------------------------------------------
+
+std::shared_ptr<Connection::Response> Connection::make_response(unsigned status, std::string body,
+                                                                std::string_view content_type) {
+  auto response = std::make_shared<Response>(static_cast<beast_http::status>(status), 11);
+  response->set(beast_http::field::server, "airlock");
+  if (!content_type.empty()) response->set(beast_http::field::content_type, content_type);
+  response->body() = std::move(body);
+  return response;
+}
+
+void Connection::respond(unsigned status, std::string body, std::string_view content_type, bool close) {
+  send(make_response(status, std::move(body), content_type), close);
+}
+
+void Connection::respond_error(unsigned status, int code, std::string_view message, bool close) {
+  respond(status, jsonrpc::error(nullptr, code, message), "application/json", close);
+}
+
+void Connection::send(std::shared_ptr<Response> response, bool close) {
+  if (!new_session_id_.empty()) response->set("Mcp-Session-Id", std::exchange(new_session_id_, {}));
+  response->keep_alive(keep_alive_ && !close && !draining_ && !ctx_.draining.load());
+  response->prepare_payload();
+  state_ = State::handling;
+  write_pending_ = true;
+  bytes_out_ = response->body().size();
+  beast_http::async_write(socket_, *response,
+                          [self = shared_from_this(), response](boost::system::error_code ec, std::size_t) {
+                            self->write_pending_ = false;
+                            self->record(response->result_int());
+                            if (ec) return self->close();
+                            self->after_response(!response->keep_alive());
+                          });
+}
+
+void Connection::after_response(bool close_after) {
+  if (close_after) {
+    boost::system::error_code ignored;
+    socket_.shutdown(Socket::shutdown_send, ignored);
+    return close();
+  }
+  await_request();
+}
+
+void Connection::finish_json() {
+  if (state_ != State::waiting_json) return;
+  auto body = session_->take_json_response(stream_);
+  if (!body) {
+    if (session_->closing())
+      respond_error(404, kSessionNotFound, "Session not found: it ended before the response was ready");
+    return;  // woken again when it is ready
+  }
+  session_.reset();
+  // An empty response is a request the session will not answer (the client
+  // cancelled it): the POST ends with no body.
+  if (body->empty()) return respond(204, {}, {});
+  respond(200, std::move(*body), "application/json");
+}
+
+void Connection::start_stream(unsigned status) {
+  state_ = State::streaming;
+  stream_recorded_ = false;
+  stream_header_ = std::make_shared<beast_http::response<beast_http::empty_body>>(
+      static_cast<beast_http::status>(status), 11);
+  auto& header = *stream_header_;
+  header.set(beast_http::field::server, "airlock");
+  header.set(beast_http::field::content_type, "text/event-stream");
+  header.set(beast_http::field::cache_control, "no-cache, no-transform");
+  header.set("X-Accel-Buffering", "no");  // proxies that buffer would hold events back
+  if (!new_session_id_.empty()) header.set("Mcp-Session-Id", std::exchange(new_session_id_, {}));
+  header.chunked(true);
+  header.keep_alive(keep_alive_);
+  auto serializer = std::make_shared<beast_http::response_serializer<beast_http::empty_body>>(header);
+  write_pending_ = true;
+  arm_timer(kWriteTimeout);
+  beast_http::async_write_header(socket_, *serializer,
+                                 [self = shared_from_this(), serializer](boost::system::error_code ec, std::size_t) {
+                                   self->write_pending_ = false;
+                                   if (ec) return self->close();
+                                   self->pump();
+                                 });
+  watch_for_hang_up();
+}
+
+void Connection::pump() {
+  if (state_ != State::streaming || write_pending_) return;
+  auto pulled = session_->pull(stream_, cursor_, this);
+  if (pulled.lost)
+    spdlog::warn("session {}: stream {}: events before the resume point were dropped (transport.http.replay_bytes)",
+                 session_tag_, stream_);
+  if (!pulled.bytes.empty()) return write_chunk(std::move(pulled.bytes));
+  if (pulled.ended) return end_stream();
+  arm_timer(kKeepAliveInterval);
+}
+
+void Connection::write_chunk(std::string bytes) {
+  chunk_ = std::move(bytes);
+  bytes_out_ += chunk_.size();
+  write_pending_ = true;
+  arm_timer(kWriteTimeout);
+  boost::asio::async_write(socket_, beast_http::make_chunk(boost::asio::buffer(chunk_)),
+                           [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+                             self->write_pending_ = false;
+                             self->disarm_timer();
+                             if (ec) return self->close();
+                             self->pump();
+                           });
+}
+
+void Connection::end_stream() {
+  if (session_) session_->detach(stream_, this);
+  session_.reset();
+  write_pending_ = true;
+  arm_timer(kWriteTimeout);
+  boost::asio::async_write(socket_, beast_http::make_chunk_last(),
+                           [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+                             self->write_pending_ = false;
+                             self->disarm_timer();
+                             self->record_stream();
+                             if (ec) return self->close();
+                             self->after_response(!self->keep_alive_ || self->draining_ || self->ctx_.draining.load());
+                           });
+}
+
+void Connection::watch_for_hang_up() {
+  if (socket_read_pending_) return;
+  socket_read_pending_ = true;
+  socket_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
+    self->on_first_bytes(ec, n);
+  });
+}
+
+// ---- timers, closing, accounting -------------------------------------------
+
+void Connection::arm_timer(std::chrono::steady_clock::duration after) {
+  const std::uint64_t generation = ++timer_generation_;
+  timer_.expires_after(after);
+  timer_.async_wait([self = shared_from_this(), generation](boost::system::error_code ec) {
+    if (ec || generation != self->timer_generation_) return;
+    self->on_timer();
+  });
+}
+
+void Connection::disarm_timer() {
+  ++timer_generation_;
+  timer_.cancel();
+}
+
+void Connection::on_timer() {
+  switch (state_) {
+    case State::idle: return close();  // keep-alive connection unused for idle_timeout_ms
+    case State::reading: {
+      timed_out_ = true;
+      boost::system::error_code ignored;
+      socket_.cancel(ignored);
+      return;
+    }
+    case State::streaming:
+      if (write_pending_) return close();  // the client stopped reading
+      return write_chunk(std::string(kSseKeepAlive));
+    default: return;
+  }
+}
+
+void Connection::close() {
+  if (state_ == State::closed) return;
+  if (state_ == State::streaming) record_stream();
+  state_ = State::closed;
+  if (session_) session_->detach(stream_, this);
+  session_.reset();
+  disarm_timer();
+  boost::system::error_code ignored;
+  socket_.shutdown(Socket::shutdown_both, ignored);
+  socket_.close(ignored);
+}
+
+void Connection::record_stream() {
+  if (stream_recorded_) return;
+  stream_recorded_ = true;
+  record(200);
+}
+
+void Connection::record(unsigned status) {
+  const auto latency = std::chrono::steady_clock::now() - started_;
+  if (ctx_.metrics) ctx_.metrics->http_request(method_, status, latency);
+  if (ctx_.access_log)
+    ctx_.access_log->info("{} {} {} {} {} {}B {:.1f}ms session={} rpc={}", peer_, identity_.empty() ? "-" : identity_,
+                          method_, path_, status, bytes_out_,
+                          std::chrono::duration<double, std::milli>(latency).count(),
+                          session_tag_.empty() ? "-" : session_tag_, rpc_method_.empty() ? "-" : rpc_method_);
+}
+
+}  // namespace airlock::host::http

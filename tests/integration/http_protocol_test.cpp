@@ -1,0 +1,293 @@
+// Streamable HTTP, the protocol: each status code of the endpoint, JSON and
+// SSE answers, protocol-version headers, /healthz and /metrics.
+#include "http_integration.hpp"
+
+#include <set>
+#include <sstream>
+
+namespace airlock::test {
+namespace {
+
+using testing::HasSubstr;
+using testing::StartsWith;
+namespace json = boost::json;
+
+class HttpProtocol : public testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = std::make_unique<HttpServerUnderTest>(http_config());
+    ASSERT_TRUE(server_->server.ready()) << server_->server.stderr_text();
+  }
+  std::uint16_t port() const { return server_->port(); }
+  // A client of a fresh, initialized session.
+  McpHttpClient session() {
+    McpHttpClient client(port());
+    const McpReply init = client.initialize();
+    EXPECT_EQ(200, init.http.status) << init.describe();
+    EXPECT_FALSE(client.session_id().empty()) << init.describe();
+    return client;
+  }
+  HttpResponse post(McpHttpClient& client, std::string body, HttpHeaders replace = {}) {
+    HttpRequest request = client.post_request(std::move(body));
+    for (const auto& [name, value] : replace) {
+      std::erase_if(request.headers, [&](const auto& f) { return f.first == name; });
+      if (!value.empty()) request.headers.emplace_back(name, value);
+    }
+    return client.raw(request);
+  }
+  std::string stderr_text() const { return server_->server.stderr_text(); }
+
+  std::unique_ptr<HttpServerUnderTest> server_;
+};
+
+TEST_F(HttpProtocol, HealthzAnswersOk) {
+  const HttpResponse r = http_get(port(), "/healthz");
+  EXPECT_EQ(200, r.status) << r.describe();
+  EXPECT_EQ("ok\n", r.body);
+}
+
+TEST_F(HttpProtocol, OtherPathsAre404) {
+  EXPECT_EQ(404, http_get(port(), "/").status);
+  EXPECT_EQ(404, http_get(port(), "/mcp/extra").status);
+  McpHttpClient client(port(), "/not-mcp");
+  const McpReply init = client.initialize("2025-11-25", false);
+  EXPECT_EQ(404, init.http.status) << init.describe();
+}
+
+TEST_F(HttpProtocol, InitializeCreatesASessionWithAVisibleAsciiIdOfAtLeast32Chars) {
+  McpHttpClient client(port());
+  const McpReply init = client.initialize();
+  ASSERT_EQ(200, init.http.status) << init.describe();
+  EXPECT_EQ("2025-11-25", string_at(init.response, "/result/protocolVersion")) << init.describe();
+  EXPECT_EQ("http-test-server", string_at(init.response, "/result/serverInfo/name")) << init.describe();
+  const std::string id = client.session_id();
+  EXPECT_GE(id.size(), 32u) << id;
+  for (const char c : id) EXPECT_TRUE(c >= 0x21 && c <= 0x7e) << "byte " << int(c) << " in session id " << id;
+}
+
+TEST_F(HttpProtocol, EveryInitializeGetsADifferentSessionId) {
+  std::set<std::string> ids;
+  for (int i = 0; i < 5; ++i) {
+    McpHttpClient client(port());
+    ASSERT_EQ(200, client.initialize().http.status);
+    ids.insert(client.session_id());
+  }
+  EXPECT_EQ(5u, ids.size());
+}
+
+TEST_F(HttpProtocol, WrongContentTypeIs415) {
+  McpHttpClient client = session();
+  for (const char* type : {"text/plain", "application/x-www-form-urlencoded", ""}) {
+    const HttpResponse r = post(client, R"({"jsonrpc":"2.0","id":7,"method":"ping"})", {{"Content-Type", type}});
+    EXPECT_EQ(415, r.status) << "Content-Type: " << type << "\n" << r.describe();
+  }
+  // Parameters after the media type are fine.
+  const HttpResponse ok =
+      post(client, R"({"jsonrpc":"2.0","id":8,"method":"ping"})", {{"Content-Type", "application/json; charset=utf-8"}});
+  EXPECT_EQ(200, ok.status) << ok.describe();
+}
+
+TEST_F(HttpProtocol, AcceptAllowingNeitherJsonNorEventStreamIs406) {
+  McpHttpClient client = session();
+  for (const char* accept : {"text/html", "image/png, text/plain"}) {
+    const HttpResponse r = post(client, R"({"jsonrpc":"2.0","id":7,"method":"ping"})", {{"Accept", accept}});
+    EXPECT_EQ(406, r.status) << "Accept: " << accept << "\n" << r.describe();
+  }
+}
+
+TEST_F(HttpProtocol, MissingOrWildcardAcceptIsServed) {
+  McpHttpClient client = session();
+  for (const char* accept : {"", "*/*", "application/*"}) {
+    const HttpResponse r = post(client, R"({"jsonrpc":"2.0","id":9,"method":"ping"})", {{"Accept", accept}});
+    EXPECT_EQ(200, r.status) << "Accept: '" << accept << "'\n" << r.describe();
+    EXPECT_THAT(r.body, HasSubstr(R"("id":9)")) << r.describe();
+  }
+}
+
+TEST_F(HttpProtocol, BodyOverMaxMessageBytesIs413) {
+  McpHttpClient client = session();
+  const std::string big(70'000, 'x');
+  const std::string body = R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"example.echo","arguments":{"text":")" +
+                           big + R"("}}})";
+  const HttpResponse r = post(client, body);
+  EXPECT_EQ(413, r.status) << r.describe();
+  // The session and the server are fine afterwards.
+  EXPECT_EQ(200, client.call("ping").http.status);
+}
+
+TEST_F(HttpProtocol, MalformedJsonIs400WithParseError) {
+  McpHttpClient client = session();
+  for (const char* body : {"{not json", "[1,2", "\"unterminated"}) {
+    const HttpResponse r = post(client, body);
+    EXPECT_EQ(400, r.status) << body << "\n" << r.describe();
+    EXPECT_EQ(-32700, error_code_of(r.body)) << body << "\n" << r.describe();
+  }
+}
+
+TEST_F(HttpProtocol, MalformedJsonWithoutSessionIsAlso400ParseError) {
+  McpHttpClient client(port());
+  const HttpResponse r = post(client, "{oops");
+  EXPECT_EQ(400, r.status) << r.describe();
+  EXPECT_EQ(-32700, error_code_of(r.body)) << r.describe();
+}
+
+TEST_F(HttpProtocol, RequestOtherThanInitializeWithoutSessionIs400) {
+  McpHttpClient client = session();
+  client.set_session_id("");
+  for (const char* method : {"ping", "tools/list"}) {
+    const McpReply reply = client.call(method);
+    EXPECT_EQ(400, reply.http.status) << method << "\n" << reply.describe();
+  }
+  EXPECT_EQ(400, client.notify("notifications/initialized").status);
+}
+
+TEST_F(HttpProtocol, UnknownSessionIdIs404WithJsonRpcError) {
+  McpHttpClient client = session();
+  client.set_session_id(std::string(43, 'A'));
+  const McpReply reply = client.call("ping");
+  EXPECT_EQ(404, reply.http.status) << reply.describe();
+  EXPECT_NE(0, error_code_of(reply.http.body)) << reply.describe();
+}
+
+TEST_F(HttpProtocol, NotificationsAndClientResponsesAre202WithEmptyBody) {
+  McpHttpClient client = session();
+  const HttpResponse notification = client.notify("notifications/cancelled", {{"requestId", 999}});
+  EXPECT_EQ(202, notification.status) << notification.describe();
+  EXPECT_EQ("", notification.body);
+  const McpReply response = client.send(json::object{{"jsonrpc", "2.0"}, {"id", "s-1"}, {"result", json::object{}}});
+  EXPECT_EQ(202, response.http.status) << response.describe();
+  EXPECT_EQ("", response.http.body);
+  const McpReply error = client.send(
+      json::object{{"jsonrpc", "2.0"}, {"id", "s-2"}, {"error", {{"code", -32601}, {"message", "no"}}}});
+  EXPECT_EQ(202, error.http.status) << error.describe();
+  EXPECT_EQ("", error.http.body);
+}
+
+TEST_F(HttpProtocol, RequestAcceptingEventStreamGetsPrimingEventThenResponseThenEnd) {
+  McpHttpClient client = session();
+  const McpReply reply = client.call_tool("example.echo", {{"text", "over sse"}});
+  ASSERT_EQ(200, reply.http.status) << reply.describe();
+  EXPECT_THAT(reply.http.header_or_empty("content-type"), StartsWith("text/event-stream")) << reply.describe();
+  ASSERT_GE(reply.events.size(), 2u) << reply.describe();
+  // The priming event: an id, a retry, and empty data, in this wire form.
+  const SseEvent& priming = reply.events.front();
+  ASSERT_TRUE(priming.id.has_value()) << priming.raw;
+  EXPECT_FALSE(priming.id->empty()) << priming.raw;
+  EXPECT_TRUE(priming.retry.has_value()) << priming.raw;
+  EXPECT_TRUE(priming.has_data && priming.data.empty()) << priming.raw;
+  EXPECT_EQ("id: " + *priming.id + "\nretry: " + std::to_string(priming.retry.value_or(-1)) + "\ndata: \n\n",
+            priming.raw);
+  // Every message event has its own id.
+  std::set<std::string> ids;
+  for (const SseEvent& e : reply.events) {
+    ASSERT_TRUE(e.id.has_value()) << e.raw;
+    EXPECT_TRUE(ids.insert(*e.id).second) << "event id repeated: " << *e.id;
+  }
+  EXPECT_EQ("over sse", first_text(reply)) << reply.describe();
+  EXPECT_TRUE(reply.stream_ended) << reply.describe();
+  // The response is the last event.
+  EXPECT_EQ(reply.response.line, reply.events.back().data);
+}
+
+TEST_F(HttpProtocol, RequestAcceptingOnlyJsonGetsJson) {
+  McpHttpClient client = session();
+  client.set_accept("application/json");
+  const McpReply reply = client.call_tool("example.echo", {{"text", "as json"}});
+  ASSERT_EQ(200, reply.http.status) << reply.describe();
+  EXPECT_THAT(reply.http.header_or_empty("content-type"), StartsWith("application/json")) << reply.describe();
+  EXPECT_EQ("as json", first_text(reply)) << reply.describe();
+  EXPECT_EQ(1u, reply.messages.size()) << reply.describe();
+}
+
+TEST_F(HttpProtocol, RequestAcceptingOnlyEventStreamGetsEventStream) {
+  McpHttpClient client = session();
+  client.set_accept("text/event-stream");
+  const McpReply reply = client.call_tool("example.echo", {{"text", "sse only"}});
+  ASSERT_EQ(200, reply.http.status) << reply.describe();
+  EXPECT_TRUE(reply.is_sse()) << reply.describe();
+  EXPECT_EQ("sse only", first_text(reply)) << reply.describe();
+  EXPECT_EQ(202, client.notify("notifications/cancelled", {{"requestId", 12345}}).status);
+}
+
+TEST(HttpResponseMode, JsonModeAnswersJsonEvenWhenEventStreamIsAccepted) {
+  AIRLOCK_START_HTTP(s, http_config("response = \"json\"\n"));
+  McpHttpClient client(s.port());
+  ASSERT_EQ(200, client.initialize().http.status);
+  const McpReply reply = client.call_tool("example.echo", {{"text", "json mode"}});
+  ASSERT_EQ(200, reply.http.status) << reply.describe();
+  EXPECT_THAT(reply.http.header_or_empty("content-type"), StartsWith("application/json")) << reply.describe();
+  EXPECT_EQ("json mode", first_text(reply)) << reply.describe();
+}
+
+TEST_F(HttpProtocol, ProtocolVersionHeaderAcceptsEverySupportedVersionInAnySession) {
+  McpHttpClient client = session();
+  for (const char* version : {"2025-11-25", "2025-06-18", "2025-03-26"}) {
+    client.set_protocol_header(version);
+    const McpReply reply = client.call("ping");
+    EXPECT_EQ(200, reply.http.status) << version << "\n" << reply.describe();
+    EXPECT_NE(nullptr, find(reply.response, "/result")) << reply.describe();
+  }
+  client.set_protocol_header("");
+  EXPECT_EQ(200, client.call("ping").http.status) << "no MCP-Protocol-Version header";
+}
+
+TEST_F(HttpProtocol, UnsupportedProtocolVersionHeaderIs400) {
+  McpHttpClient client = session();
+  for (const char* version : {"1999-01-01", "2024-11-05x", "latest"}) {
+    client.set_protocol_header(version);
+    const McpReply reply = client.call("ping");
+    EXPECT_EQ(400, reply.http.status) << version << "\n" << reply.describe();
+  }
+}
+
+TEST_F(HttpProtocol, ListsAndCallsToolsOverHttp) {
+  McpHttpClient client = session();
+  const std::vector<std::string> names = tool_names(client);
+  EXPECT_THAT(names, testing::Contains("example.echo"));
+  EXPECT_THAT(names, testing::Contains("canary.slow"));
+  const McpReply reply = client.call_tool("canary.slow", {{"ms", 10}});
+  EXPECT_EQ("slept 10", first_text(reply)) << reply.describe();
+  const McpReply unknown = client.call_tool("no.such.tool", {});
+  EXPECT_EQ(200, unknown.http.status) << unknown.describe();
+  EXPECT_TRUE(is_error(unknown.response) || is_tool_error(unknown.response)) << unknown.describe();
+}
+
+TEST_F(HttpProtocol, MetricsArePrometheusTextWithRequestsToolCallsAndSessions) {
+  McpHttpClient client = session();
+  ASSERT_EQ("counted", first_text(client.call_tool("example.echo", {{"text", "counted"}})));
+  const HttpResponse r = http_get(port(), "/metrics");
+  ASSERT_EQ(200, r.status) << r.describe();
+  EXPECT_EQ("text/plain; version=0.0.4", r.header_or_empty("content-type").substr(0, 25)) << r.describe();
+  EXPECT_THAT(r.body, HasSubstr("airlock_http_requests_total"));
+  EXPECT_THAT(r.body, HasSubstr("airlock_tool_calls_total{"));
+  EXPECT_THAT(r.body, HasSubstr("tool=\"example.echo\""));
+  EXPECT_THAT(r.body, HasSubstr("airlock_sessions_live"));
+  // Every sample line is "name{labels} value" or "name value".
+  std::istringstream lines(r.body);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line.front() == '#') continue;
+    EXPECT_NE(std::string::npos, line.rfind(' ')) << line;
+    EXPECT_THAT(line, testing::MatchesRegex("[a-zA-Z_:][a-zA-Z0-9_:]*(\\{.*\\})? [-+0-9.eEinfNaInf]+( [0-9]+)?"))
+        << line;
+  }
+}
+
+TEST_F(HttpProtocol, MetricsCountLiveSessions) {
+  const auto live = [&] {
+    const HttpResponse r = http_get(port(), "/metrics");
+    std::istringstream lines(r.body);
+    for (std::string line; std::getline(lines, line);)
+      if (line.starts_with("airlock_sessions_live ")) return std::stod(line.substr(line.find(' ') + 1));
+    ADD_FAILURE() << "no airlock_sessions_live sample:\n" << r.body;
+    return -1.0;
+  };
+  const double before = live();
+  McpHttpClient a = session();
+  McpHttpClient b = session();
+  EXPECT_EQ(before + 2, live());
+  EXPECT_GE(a.end_session().status, 200);
+  EXPECT_EQ(before + 1, live());
+}
+
+}  // namespace
+}  // namespace airlock::test

@@ -1,0 +1,116 @@
+// Streamable HTTP shutdown: SIGTERM stops accepting, lets in-flight calls
+// finish (up to shutdown_grace_ms), closes streams, and exits 0.
+#include "http_integration.hpp"
+
+#include <signal.h>
+
+#include <thread>
+
+namespace airlock::test {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+namespace json = boost::json;
+
+McpHttpClient initialized(std::uint16_t port) {
+  McpHttpClient client(port);
+  const McpReply init = client.initialize();
+  EXPECT_EQ(200, init.http.status) << init.describe();
+  return client;
+}
+
+std::optional<Message> response_on(SseStream& stream, const json::value& id, std::chrono::milliseconds timeout) {
+  const auto deadline = Clock::now() + timeout;
+  while (Clock::now() < deadline) {
+    const std::optional<SseEvent> event =
+        stream.next(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
+    if (!event) return std::nullopt;
+    if (event->data.empty()) continue;
+    Message m = parse_message(event->data);
+    if (answers(m, id)) return m;
+  }
+  return std::nullopt;
+}
+
+TEST(HttpShutdown, IdleServerExitsZeroOnSigtermPromptly) {
+  AIRLOCK_START_HTTP(s, http_config());
+  McpHttpClient client = initialized(s.port());
+  const auto started = Clock::now();
+  EXPECT_EQ(0, s.server.terminate(5s)) << s.server.stderr_text();
+  EXPECT_LT(Clock::now() - started, 2s);
+}
+
+TEST(HttpShutdown, InFlightCallGetsItsResponseThenTheProcessExitsZero) {
+  AIRLOCK_START_HTTP(s, http_config());
+  McpHttpClient client = initialized(s.port());
+  SseStream call = client.post_stream(
+      rpc_request(5, "tools/call", {{"name", "canary.slow"}, {"arguments", {{"ms", 800}}}}));
+  ASSERT_EQ(200, call.response().status) << call.response().describe();
+  ASSERT_TRUE(call.next(2s)) << "no priming event";
+  std::this_thread::sleep_for(100ms);  // the call is running
+  s.server.signal(SIGTERM);
+  const std::optional<Message> response = response_on(call, 5, 5s);
+  ASSERT_TRUE(response) << "the in-flight call lost its response at SIGTERM:\n" << call.raw() << "\nstderr:\n"
+                        << s.server.stderr_text();
+  EXPECT_EQ("slept 800", string_at(*response, "/result/content/0/text")) << response->line;
+  EXPECT_EQ(0, s.server.process().wait_exit(5s)) << s.server.stderr_text();
+}
+
+TEST(HttpShutdown, JsonAnsweredInFlightCallAlsoCompletes) {
+  AIRLOCK_START_HTTP(s, http_config());
+  std::optional<McpReply> reply;
+  std::thread caller([&] {
+    McpHttpClient client = initialized(s.port());
+    client.set_accept("application/json");
+    reply = client.call_tool("canary.slow", {{"ms", 600}});
+  });
+  std::this_thread::sleep_for(250ms);
+  s.server.signal(SIGTERM);
+  caller.join();
+  ASSERT_TRUE(reply);
+  EXPECT_EQ(200, reply->http.status) << reply->describe();
+  EXPECT_EQ("slept 600", first_text(*reply)) << reply->describe();
+  EXPECT_EQ(0, s.server.process().wait_exit(5s)) << s.server.stderr_text();
+}
+
+TEST(HttpShutdown, StopsAcceptingWhileItFinishes) {
+  AIRLOCK_START_HTTP(s, http_config());
+  McpHttpClient client = initialized(s.port());
+  SseStream call = client.post_stream(
+      rpc_request(6, "tools/call", {{"name", "canary.slow"}, {"arguments", {{"ms", 1000}}}}));
+  ASSERT_TRUE(call.next(2s));
+  s.server.signal(SIGTERM);
+  std::this_thread::sleep_for(200ms);
+  const HttpResponse late = http_get(s.port(), "/healthz");
+  EXPECT_NE(200, late.status) << "a new connection was served after SIGTERM: " << late.describe();
+  EXPECT_TRUE(response_on(call, 6, 5s)) << call.raw();
+  EXPECT_EQ(0, s.server.process().wait_exit(5s));
+}
+
+TEST(HttpShutdown, OpenStandaloneStreamsAreClosed) {
+  AIRLOCK_START_HTTP(s, http_config());
+  McpHttpClient client = initialized(s.port());
+  SseStream stream = client.get_stream();
+  ASSERT_EQ(200, stream.response().status) << stream.response().describe();
+  s.server.signal(SIGTERM);
+  EXPECT_TRUE(stream.wait_end(5s)) << "the standalone stream was left open";
+  EXPECT_EQ(0, s.server.process().wait_exit(5s)) << s.server.stderr_text();
+}
+
+TEST(HttpShutdown, ACallPastTheGraceIsCutAndTheProcessStillExits) {
+  AIRLOCK_START_HTTP(s, http_config("shutdown_grace_ms = 300\n"));
+  McpHttpClient client = initialized(s.port());
+  SseStream call = client.post_stream(
+      rpc_request(7, "tools/call", {{"name", "canary.slow"}, {"arguments", {{"ms", 20000}}}}));
+  ASSERT_TRUE(call.next(2s));
+  const auto started = Clock::now();
+  s.server.signal(SIGTERM);
+  const std::optional<int> exit = s.server.process().wait_exit(5s);
+  ASSERT_TRUE(exit) << "still running 5 s after SIGTERM with a 300 ms grace";
+  EXPECT_EQ(0, *exit) << s.server.stderr_text();
+  EXPECT_LT(Clock::now() - started, 2500ms);
+  EXPECT_TRUE(call.wait_end(2s));
+}
+
+}  // namespace
+}  // namespace airlock::test
