@@ -1,4 +1,4 @@
-// The `airlock` command: serve MCP, or list what a config loads.
+// The `airlock` command: serve MCP, list what a config loads, or check plugins.
 #include "cli/commands.hpp"
 #include "cli/startup.hpp"
 
@@ -33,8 +33,20 @@ int main(int argc, char** argv) {
   auto* list = app.add_subcommand("list", "List plugins, tools, sanitizers and each tool's chain");
   list->add_option("-c,--config", list_config, "airlock.toml to read")->required()->check(CLI::ExistingFile);
 
+  airlock::host::CheckCommandArgs check_args;
+  auto* check = app.add_subcommand("check", "Hold plugins to the sanitizer and tool contract (exit 1 on a violation)");
+  check->add_option("plugins", check_args.plugins, "Plugin files (.so) to check")->required()->check(CLI::ExistingFile);
+  check->add_option("-c,--config", check_args.config_file, "airlock.toml whose [plugin.\"<name>\"] tables the plugins get")
+      ->check(CLI::ExistingFile);
+  check->add_flag("--json", check_args.json, "Print the report as JSON");
+  check->add_option("--seed", check_args.seed, "Seed of the generated corpus and schedules (default 1)");
+  check->add_option("--corpus", check_args.corpus_dir, "Directory of extra inputs, one per file (*.json: whole results)")
+      ->check(CLI::ExistingDirectory);
+  check->add_flag("--fast", check_args.fast, "Only the fast subset that [plugins] require_check runs at start");
+
   CLI11_PARSE(app, argc, argv);
   if (*serve) return airlock::host::serve_command(config, http);
   if (*list) return airlock::host::list_command(list_config);
+  if (*check) return airlock::host::check_command(check_args);
   return 2;
 }

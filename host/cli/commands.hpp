@@ -1,9 +1,11 @@
 // The subcommands of the `airlock` command line; each returns the exit code.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace airlock::host {
 
@@ -12,5 +14,18 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
 
 // `airlock list`: what is loaded and how every tool is bound.
 int list_command(const std::filesystem::path& config_file);
+
+struct CheckCommandArgs {
+  std::vector<std::filesystem::path> plugins;
+  std::optional<std::filesystem::path> config_file;  // [plugin."<name>"] tables, sanitizer_timeout_ms
+  std::optional<std::filesystem::path> corpus_dir;   // operator corpus: one item per file
+  std::uint64_t seed = 1;
+  bool json = false;
+  bool fast = false;  // only the load-time subset (what require_check runs)
+};
+
+// `airlock check`: the contract checks on plugin files. 0: all passed; 1: a
+// violation or a plugin that does not load; 2: a bad config or corpus.
+int check_command(const CheckCommandArgs& args);
 
 }  // namespace airlock::host

@@ -1,5 +1,7 @@
 #include "cli/startup.hpp"
 
+#include "check/plugin_check.hpp"
+
 #include <fmt/format.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -21,7 +23,10 @@ Result<Loaded> load_everything(const std::filesystem::path& config_file) {
   loaded.config = std::move(*config);
   spdlog::set_level(spdlog::level::from_str(loaded.config.server.log_level));
 
-  auto registry = PluginRegistry::load(loaded.config);
+  // require_check: every sanitizer passes the contract checks' fast subset
+  // before anything of its plugin is registered, or the plugin is refused.
+  const PluginVetter vet = loaded.config.plugins.require_check ? PluginVetter(check::vet_sanitizers) : PluginVetter();
+  auto registry = PluginRegistry::load(loaded.config, vet);
   if (!registry) return registry.error();
   loaded.registry = std::move(*registry);
 

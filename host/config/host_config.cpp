@@ -297,6 +297,10 @@ class ConfigReader {
         if (const auto* table = table_value(node, name)) read_chains(*table);
       } else if (name == "tools") {
         if (const auto* table = table_value(node, name)) read_tools(*table);
+      } else if (name == "resources") {
+        if (const auto* table = table_value(node, name)) read_content_bindings(*table, name, config_.resources);
+      } else if (name == "prompts") {
+        if (const auto* table = table_value(node, name)) read_content_bindings(*table, name, config_.prompts);
       } else if (name == "plugin") {
         if (const auto* table = table_value(node, name)) read_plugin_settings(*table);
       } else {
@@ -314,11 +318,12 @@ class ConfigReader {
     }
     // The first matching binding wins, so bindings keep the order written;
     // toml++ hands them over sorted by name instead.
-    std::stable_sort(config_.tools.begin(), config_.tools.end(),
-                     [](const ToolBinding& a, const ToolBinding& b) {
-                       return std::tie(a.place.line, a.place.column) <
-                              std::tie(b.place.line, b.place.column);
-                     });
+    const auto in_file_order = [](const auto& a, const auto& b) {
+      return std::tie(a.place.line, a.place.column) < std::tie(b.place.line, b.place.column);
+    };
+    std::stable_sort(config_.tools.begin(), config_.tools.end(), in_file_order);
+    std::stable_sort(config_.resources.begin(), config_.resources.end(), in_file_order);
+    std::stable_sort(config_.prompts.begin(), config_.prompts.end(), in_file_order);
     return std::move(config_);
   }
 
@@ -594,6 +599,8 @@ class ConfigReader {
         for (const auto& dir : string_list(node, path)) plugins.dirs.push_back(resolve(dir.first));
       } else if (name == "on_error") {
         if (auto value = choice_value(node, path, kOnPluginError)) plugins.on_error = *value;
+      } else if (name == "require_check") {
+        if (auto value = bool_value(node, path)) plugins.require_check = *value;
       } else {
         report_unknown_key(key, "plugins");
       }
@@ -683,6 +690,40 @@ class ConfigReader {
     config_.tools.push_back(std::move(binding));
   }
 
+  // [resources."<uri glob>"] or [prompts."<name glob>"]: `chain` only.
+  void read_content_bindings(const toml::table& bindings, const std::string& kind,
+                             std::vector<ContentBinding>& out) {
+    const char* what = kind == "resources" ? "a resource URI or glob" : "a prompt name or glob";
+    for (const auto& [key, node] : bindings) {
+      const std::string pattern(key.str());
+      const std::string path = kind + "." + key_text(pattern);
+      const auto* table = table_value(node, path);
+      if (!table) continue;
+      if (pattern.empty()) {
+        report(place(key.source(), path), std::string(what) + " cannot be empty");
+        continue;
+      }
+      ContentBinding binding;
+      binding.pattern = pattern;
+      binding.place = place(*table, path);
+      for (const auto& [field_key, field] : *table) {
+        const std::string name(field_key.str());
+        const std::string field_path = path + "." + key_text(name);
+        if (name == "chain") {
+          binding.chain = string_value(field, field_path);
+          binding.chain_place = place(field, field_path);
+        } else if (field.is_table()) {
+          // [prompts.acme.summary] reads as prompt "acme" with a key "summary".
+          report_unknown_key(field_key, path,
+                             " (quote a name that holds a dot: [" + kind + "." + quote(pattern + "." + name) + "])");
+        } else {
+          report_unknown_key(field_key, path);
+        }
+      }
+      out.push_back(std::move(binding));
+    }
+  }
+
   void read_plugin_settings(const toml::table& plugins) {
     for (const auto& [key, node] : plugins) {
       const std::string path = "plugin." + key_text(key.str());
@@ -697,11 +738,14 @@ class ConfigReader {
   // is declared but invalid is reported once, for what is wrong with it.
   void check_chain_references(const toml::table& root) {
     const auto* chains = root["chains"].as_table();
-    for (const auto& binding : config_.tools) {
-      if (!binding.chain || *binding.chain == "none") continue;
-      if (chains && chains->contains(*binding.chain)) continue;
-      report(binding.chain_place, "chain " + quote(*binding.chain) + " is not declared");
-    }
+    auto check = [&](const std::optional<std::string>& chain, const SourcePlace& where) {
+      if (!chain || *chain == "none") return;
+      if (chains && chains->contains(*chain)) return;
+      report(where, "chain " + quote(*chain) + " is not declared");
+    };
+    for (const auto& binding : config_.tools) check(binding.chain, binding.chain_place);
+    for (const auto& binding : config_.resources) check(binding.chain, binding.chain_place);
+    for (const auto& binding : config_.prompts) check(binding.chain, binding.chain_place);
   }
 
   // --- values: each returns the value, or records why not and returns nothing

@@ -94,6 +94,9 @@ struct HttpConfig {
 struct PluginsConfig {
   std::vector<std::filesystem::path> dirs;  // absolute: relative ones resolved against the file
   OnPluginError on_error = OnPluginError::fail;
+  // Run the fast subset of the contract checks (host/check) on every
+  // sanitizer a plugin registers, and refuse the plugin when one fails.
+  bool require_check = false;
 };
 
 struct ChainConfig {
@@ -114,6 +117,17 @@ struct ToolBinding {
   SourcePlace chain_place;
 };
 
+// [resources."<uri glob>"] and [prompts."<name glob>"]: the chain that what
+// a matching resource read or prompt get returns passes (ABI 1.3 content).
+// The first match in file order wins; unbound content takes the "default"
+// chain, and chain = "none" opts out of every chain.
+struct ContentBinding {
+  std::string pattern;               // exact URI / name, or glob with '*' and '?'
+  std::optional<std::string> chain;  // chain name
+  SourcePlace place;
+  SourcePlace chain_place;
+};
+
 struct Config {
   std::filesystem::path file;  // absolute path of the TOML file
   ServerConfig server;
@@ -123,6 +137,8 @@ struct Config {
   // binding; a binding's chain = "none" opts a tool out of every chain.
   std::map<std::string, ChainConfig> chains;
   std::vector<ToolBinding> tools;        // in file order; the first match wins
+  std::vector<ContentBinding> resources;  // [resources."<uri glob>"], in file order
+  std::vector<ContentBinding> prompts;    // [prompts."<name glob>"], in file order
   std::map<std::string, boost::json::object> plugin_settings;  // [plugin."<name>"]
   std::map<std::string, SourcePlace> plugin_setting_places;
 };

@@ -50,4 +50,12 @@ inline std::optional<std::string_view> capability_for_client_request(std::string
   return std::nullopt;
 }
 
+// The error code MCP gives an unknown resource (resources/read and
+// resources/subscribe), with data {"uri": ...}.
+inline constexpr int kResourceNotFound = -32002;
+inline constexpr std::string_view kResourceNotFoundMessage = "Resource not found";
+
+// completion/complete answers at most this many values (the spec's limit).
+inline constexpr std::size_t kMaxCompletionValues = 100;
+
 }  // namespace airlock::host

@@ -128,7 +128,10 @@ std::vector<boost::json::object> build_tool_listing(const ToolRoutes& routes) {
 }
 
 Session::Session(const ServerState& server, Send send)
-    : server_(server), send_(std::move(send)), log_threshold_(AIRLOCK_CLIENT_LOG_INFO) {}
+    : server_(server),
+      send_(std::move(send)),
+      log_threshold_(AIRLOCK_CLIENT_LOG_INFO),
+      catalog_(server.routes.content().catalog()) {}
 
 Session::~Session() { close(); }
 
@@ -183,6 +186,14 @@ void Session::dispatch(jsonrpc::Message& m) {
   if (m.method == "tools/call") return on_tools_call(m);
   if (m.method == "tools/list") return on_tools_list(m);
   if (m.method == "logging/setLevel") return on_set_level(m);
+  if (m.method == "resources/read") return on_resources_read(m);
+  if (m.method == "resources/list") return on_resources_list(m);
+  if (m.method == "resources/templates/list") return on_resource_templates_list(m);
+  if (m.method == "resources/subscribe") return on_resources_subscribe(m, true);
+  if (m.method == "resources/unsubscribe") return on_resources_subscribe(m, false);
+  if (m.method == "prompts/list") return on_prompts_list(m);
+  if (m.method == "prompts/get") return on_prompts_get(m);
+  if (m.method == "completion/complete") return on_complete(m);
   reply_error(m.id, jsonrpc::kMethodNotFound, fmt::format("method not found: {}", m.method));
 }
 
@@ -200,12 +211,21 @@ void Session::on_initialize(const jsonrpc::Message& m) {
   }
   initialized_ = true;
 
+  // Resources, prompts and completions only when some plugin serves them:
+  // a capability promises that its methods work.
+  boost::json::object capabilities{{"tools", boost::json::object{{"listChanged", false}}},
+                                   {"logging", boost::json::object{}}};
+  if (catalog_ && catalog_->serves_resources())
+    capabilities["resources"] = boost::json::object{{"subscribe", true}, {"listChanged", true}};
+  if (catalog_ && catalog_->serves_prompts()) capabilities["prompts"] = boost::json::object{{"listChanged", true}};
+  if (catalog_ && catalog_->serves_completions()) capabilities["completions"] = boost::json::object{};
   boost::json::object result{
       {"protocolVersion", protocol_version_},
-      {"capabilities", boost::json::object{{"tools", boost::json::object{{"listChanged", false}}},
-                                           {"logging", boost::json::object{}}}},
+      {"capabilities", std::move(capabilities)},
       {"serverInfo", boost::json::object{{"name", server_.config.server.name}, {"version", server_.version}}}};
   reply(m.id, boost::json::serialize(result));
+  // After the answer, so that no notification can come before it.
+  if (catalog_) catalog_->add_listener(this);
 }
 
 void Session::on_set_level(const jsonrpc::Message& m) {
@@ -395,6 +415,7 @@ void Session::on_cancelled(const jsonrpc::Message& m) {
 }
 
 void Session::close(std::chrono::milliseconds grace) {
+  if (catalog_) catalog_->remove_listener(this);
   {
     std::lock_guard lock(client_requests_mutex_);
     client_gone_ = true;

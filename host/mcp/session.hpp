@@ -1,7 +1,8 @@
 // One MCP session: the lifecycle (initialize, then everything else), the
 // method table, the tool calls it has in flight, and what those calls say to
-// the client while they run (progress, logs, requests to the client). A
-// transport feeds it one message at a time and gives it a function to send
+// the client while they run (progress, logs, requests to the client); and
+// the resources, prompts and completions plugins serve (session_content.cpp).
+// A transport feeds it one message at a time and gives it a function to send
 // with; nothing here depends on which transport it is.
 #pragma once
 
@@ -22,6 +23,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -55,7 +57,18 @@ struct Outbound {
   bool final = false;        // the response to `request`: nothing follows it on that stream
 };
 
-class Session {
+// What a request that runs plugin code besides a tool (a resource read, a
+// prompt get, a completion) answers: a result, or a JSON-RPC error.
+struct ContentAnswer {
+  std::string result;  // JSON; used when error_code is 0
+  int error_code = 0;
+  std::string error_message;
+  std::string error_data;  // JSON; empty: no data
+};
+
+// Private ContentListener: the catalog tells an initialized session about
+// changed resources and lists.
+class Session : private ContentListener {
  public:
   // Writes one complete JSON-RPC message. Called from the transport's thread
   // and from worker threads; must be thread-safe. Messages of one request
@@ -73,7 +86,7 @@ class Session {
 
   Session(const ServerState& server, Send send);
   // Closes first if the owner did not.
-  ~Session();
+  ~Session() override;
 
   // Handles one message (a line of stdio, a POST body). Transport thread.
   void handle(std::string_view text);
@@ -106,6 +119,7 @@ class Session {
   // up to `grace`, then cancels the rest and waits until none runs. New
   // calls are refused from the start, and so are requests to the client:
   // one that waits for an answer gets CANCELLED at once, since none can come.
+  // From the start, too, no resource or list change reaches this session.
   void close(std::chrono::milliseconds grace = std::chrono::milliseconds(0));
 
  private:
@@ -154,6 +168,26 @@ class Session {
   // flag again; call after setting one.
   void wake_client_waiters();
 
+  // --- resources, prompts, completions (session_content.cpp)
+
+  using ContentJob = std::function<ContentAnswer(const InFlight& call)>;
+
+  void on_resources_list(const jsonrpc::Message& m);
+  void on_resource_templates_list(const jsonrpc::Message& m);
+  void on_resources_read(const jsonrpc::Message& m);
+  void on_resources_subscribe(const jsonrpc::Message& m, bool subscribe);
+  void on_prompts_list(const jsonrpc::Message& m);
+  void on_prompts_get(const jsonrpc::Message& m);
+  void on_complete(const jsonrpc::Message& m);
+  // Runs `job` on a worker as a request in flight: a cancelled one is not
+  // answered, close() waits for it, a full queue answers busy.
+  void run_content_job(const jsonrpc::Message& m, ContentJob job);
+  // The request context a plugin hook and the content pipeline see.
+  RequestContext request_context(const InFlight& call) const;
+  // ContentListener: on the changing thread; only queues a notification.
+  void resource_updated(std::string_view uri) override;
+  void list_changed(ContentList list) override;
+
   void reply(const boost::json::value& id, std::string_view result_json);
   void reply_error(const boost::json::value& id, int code, std::string_view message);
 
@@ -183,6 +217,11 @@ class Session {
   std::unordered_map<std::string, std::shared_ptr<ClientRequest>> client_requests_;
   std::uint64_t next_client_request_ = 1;
   bool client_gone_ = false;  // close() began: no answer can come any more
+
+  // Null when no plugin can serve resources or prompts (ABI 1.3).
+  ContentCatalog* const catalog_;
+  std::mutex subscriptions_mutex_;  // guards subscriptions_
+  std::set<std::string, std::less<>> subscriptions_;  // resources/subscribe, by exact URI
 };
 
 }  // namespace airlock::host

@@ -76,6 +76,10 @@ Result<std::unique_ptr<ToolRoutes>> ToolRoutes::build(const Config& config, cons
     routes->routes_.emplace(tool->name, route);
   }
   for (const Tool* tool : registry.tools()) routes->sorted_.push_back(&routes->routes_.at(tool->name));
+
+  auto content = ContentRoutes::build(config, routes->chains_, registry.content());
+  if (!content) return content.error();
+  routes->content_ = std::move(*content);
   return routes;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "config/host_config.hpp"
+#include "pipeline/content_routes.hpp"
 #include "pipeline/sanitizer_chain.hpp"
 #include "plugins/plugin_registry.hpp"
 #include "util/error.hpp"
@@ -38,9 +39,13 @@ class ToolRoutes {
   // Routes in tool-name order: the order of tools/list.
   const std::vector<const ToolRoute*>& sorted() const { return sorted_; }
   const std::map<std::string, SanitizerChain>& chains() const { return chains_; }
+  // The chains of resource reads and prompt gets ([resources], [prompts]),
+  // bound here because they share the compiled chains.
+  const ContentRoutes& content() const { return content_; }
 
  private:
   std::map<std::string, SanitizerChain> chains_;
+  ContentRoutes content_;
   StringMap<ToolRoute> routes_;
   std::vector<const ToolRoute*> sorted_;
 };

@@ -4,6 +4,7 @@
 #include "plugins/host_api.hpp"
 
 #include "config/host_config.hpp"
+#include "plugins/content_api.hpp"
 #include "util/utf8.hpp"
 
 #include <boost/json/parse.hpp>
@@ -63,6 +64,18 @@ bool is_component_name(std::string_view s) {
     prev = c;
   }
   return dot && prev != '.';
+}
+
+// MCP's tool name rule (2025-11-25, SEP-986): 1 to 64 of [A-Za-z0-9_.-].
+// Namespaces are a convention for tools, not a rule: clients call tools by
+// names other specs fix.
+bool is_tool_name(std::string_view s) {
+  if (s.empty() || s.size() > 64) return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+          c == '-'))
+      return false;
+  return true;
 }
 
 void fail_registration(airlock_plugin_ctx* ctx, std::string message) {
@@ -130,8 +143,8 @@ airlock_status register_tool(airlock_plugin_ctx* ctx, const airlock_tool_def* ra
     const auto def = read_sized(raw);
     Tool tool;
     tool.name = view(def.name);
-    if (!is_component_name(tool.name)) {
-      fail_registration(ctx, fmt::format("tool name '{}' is not '<namespace>.<name>'", tool.name));
+    if (!is_tool_name(tool.name)) {
+      fail_registration(ctx, fmt::format("tool name '{}' is not 1 to 64 of [A-Za-z0-9_.-]", tool.name));
       return AIRLOCK_STATUS_INVALID_ARGUMENT;
     }
     if (!def.on_call) {
@@ -406,6 +419,21 @@ constexpr airlock_host_api kHostApi = {
     call_client_capabilities,
     call_end_stream,
     call_request_meta,
+    content_api::register_resource,
+    content_api::register_resource_template,
+    content_api::register_prompt,
+    content_api::unregister_resource,
+    content_api::unregister_prompt,
+    content_api::resource_updated,
+    content_api::resource_add_text,
+    content_api::resource_add_blob,
+    content_api::prompt_set_description,
+    content_api::prompt_add_text,
+    content_api::prompt_add_image,
+    content_api::prompt_add_resource,
+    content_api::prompt_add_message,
+    content_api::completion_add,
+    content_api::completion_set_total,
 };
 
 }  // namespace

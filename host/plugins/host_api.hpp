@@ -2,17 +2,22 @@
 // the function table every plugin receives.
 #pragma once
 
+#include "plugins/content_catalog.hpp"
 #include "plugins/plugin_types.hpp"
 
 #include <airlock/airlock.h>
 #include <spdlog/logger.h>
 
+#include <boost/json/array.hpp>
+
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <deque>
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,7 +78,9 @@ inline airlock_str borrow(std::string_view s) { return airlock_str{s.data(), s.s
 struct airlock_plugin_ctx {
   std::filesystem::path file;
   const airlock::host::Config* config = nullptr;  // read during init only
-  bool in_init = true;
+  // Atomic: a plugin's own threads may register content (ABI 1.3) while
+  // the loading thread ends init.
+  std::atomic<bool> in_init{true};
 
   bool has_info = false;
   std::string name;
@@ -88,6 +95,12 @@ struct airlock_plugin_ctx {
   std::string init_error;          // set_init_error
   std::string registration_error;  // the first bad definition, said by the host
   std::shared_ptr<spdlog::logger> logger;
+
+  std::mutex content_mutex;  // guards pending_content and catalog
+  // Resources, templates and prompts registered before the registry took
+  // the plugin; after, registrations go straight to `catalog`.
+  airlock::host::PendingContent pending_content;
+  std::weak_ptr<airlock::host::ContentCatalog> catalog;
 };
 
 // One tool call while the plugin's on_call runs.
@@ -115,4 +128,26 @@ struct airlock_text_writer {
 struct airlock_result_writer {
   std::string json;
   bool written = false;
+};
+
+// The contents one on_read writes (ABI 1.3).
+struct airlock_resource_writer {
+  std::string_view uri;        // the URI read: what an empty uri stands for
+  std::string_view mime_type;  // the resource's own: what an empty mime_type stands for
+  boost::json::array contents;
+};
+
+// The messages one on_get writes (ABI 1.3).
+struct airlock_prompt_writer {
+  std::optional<std::string> description;
+  boost::json::array messages;
+};
+
+// The candidates one on_complete writes (ABI 1.3). Only the first
+// kMaxCompletionValues are kept; the rest are counted.
+struct airlock_completion_writer {
+  static constexpr std::size_t kMaxCompletionValues = 100;
+  std::vector<std::string> values;
+  std::uint64_t added = 0;
+  std::optional<std::uint64_t> total;
 };

@@ -33,7 +33,7 @@ std::string PluginRegistry::file_of(const std::shared_ptr<PluginLibrary>& owner)
   return owner ? owner->file().string() : std::string("(host)");
 }
 
-Result<std::unique_ptr<PluginRegistry>> PluginRegistry::load(const Config& config) {
+Result<std::unique_ptr<PluginRegistry>> PluginRegistry::load(const Config& config, const PluginVetter& vet) {
   auto registry = std::make_unique<PluginRegistry>();
   const bool skip = config.plugins.on_error == OnPluginError::skip;
   auto refuse = [&](const std::string& message) -> bool {
@@ -54,6 +54,12 @@ Result<std::unique_ptr<PluginRegistry>> PluginRegistry::load(const Config& confi
       if (!plugin) {
         if (refuse(plugin.error().message)) continue;
         return plugin.error();
+      }
+      if (vet) {
+        if (auto vetted = vet(**plugin); !vetted) {
+          if (refuse(vetted.error().message)) continue;
+          return vetted.error();
+        }
       }
       if (auto added = registry->add(std::move(*plugin)); !added) {
         if (refuse(added.error().message)) continue;
@@ -93,6 +99,10 @@ Result<void> PluginRegistry::add(std::shared_ptr<PluginLibrary> plugin) {
       return clash("sanitizer", sanitizer.name, file);
     seen.push_back(sanitizer.name);
   }
+
+  // All or nothing, so it goes last of what can fail: a clash leaves the
+  // catalog as it was.
+  if (auto adopted = content_->adopt(plugin, file); !adopted) return adopted.error();
 
   // Moved out of the plugin's context: a tool owns its library, and the
   // library must not own the tool back.

@@ -3,11 +3,13 @@
 #pragma once
 
 #include "config/host_config.hpp"
+#include "plugins/content_catalog.hpp"
 #include "plugins/plugin_library.hpp"
 #include "plugins/plugin_types.hpp"
 #include "util/error.hpp"
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -25,13 +27,19 @@ struct StringHash {
 template <class V>
 using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
 
+// Judges a plugin after it loaded and before anything it provides is
+// registered; an error refuses the plugin like a load error would. The
+// `airlock` command passes the contract checks' load-time subset here when
+// [plugins] require_check is set.
+using PluginVetter = std::function<Result<void>(const PluginLibrary&)>;
+
 class PluginRegistry {
  public:
   // Scans [plugins] dirs for *.so (in directory order, then file name order),
   // loads each and registers what it provides. With on_error = "fail" the
   // first bad plugin is the error; with "skip" each one is logged, counted in
   // skipped(), and the rest load.
-  static Result<std::unique_ptr<PluginRegistry>> load(const Config& config);
+  static Result<std::unique_ptr<PluginRegistry>> load(const Config& config, const PluginVetter& vet = {});
 
   const Tool* find_tool(std::string_view name) const;
   const Sanitizer* find_sanitizer(std::string_view name) const;
@@ -41,6 +49,9 @@ class PluginRegistry {
   const std::deque<Sanitizer>& sanitizers() const { return sanitizers_; }
   const std::vector<std::shared_ptr<PluginLibrary>>& plugins() const { return plugins_; }
   std::size_t skipped() const { return skipped_; }
+  // The resources, templates and prompts the plugins serve (ABI 1.3); they
+  // may change while the server runs, so the catalog locks on its own.
+  ContentCatalog& content() const { return *content_; }
 
   // The plugin file that registered a tool or sanitizer.
   static std::string file_of(const std::shared_ptr<PluginLibrary>& owner);
@@ -57,6 +68,9 @@ class PluginRegistry {
   StringMap<const Sanitizer*> sanitizers_by_name_;
   std::vector<const Tool*> sorted_tools_;
   std::size_t skipped_ = 0;
+  // Shared: each adopted plugin's context points back at it (weakly), for
+  // what the plugin registers after init.
+  std::shared_ptr<ContentCatalog> content_ = std::make_shared<ContentCatalog>();
 };
 
 }  // namespace airlock::host

@@ -1,4 +1,4 @@
-// abi_layout_test.cpp — pins the released ABI (1.0, 1.1, 1.2) as data: every
+// abi_layout_test.cpp — pins the released ABI (1.0 to 1.3) as data: every
 // offset, size, signature and number of airlock.h, for x86_64 LP64. A failure here means a
 // change broke plugins already built; grow structs at their end instead.
 #include <airlock/airlock.h>
@@ -62,9 +62,52 @@ AIRLOCK_PIN(airlock_request_context, session_id, 24);
 AIRLOCK_PIN(airlock_request_context, caller, 40);
 AIRLOCK_PIN(airlock_request_context, request_id, 56);
 
+// ABI 1.3: resources, resource templates, prompts.
+static_assert(sizeof(airlock_resource_def) == 120);
+AIRLOCK_PIN(airlock_resource_def, struct_size, 0);
+AIRLOCK_PIN(airlock_resource_def, uri, 8);
+AIRLOCK_PIN(airlock_resource_def, name, 24);
+AIRLOCK_PIN(airlock_resource_def, title, 40);
+AIRLOCK_PIN(airlock_resource_def, description, 56);
+AIRLOCK_PIN(airlock_resource_def, mime_type, 72);
+AIRLOCK_PIN(airlock_resource_def, annotations, 88);
+AIRLOCK_PIN(airlock_resource_def, resource_data, 104);
+AIRLOCK_PIN(airlock_resource_def, on_read, 112);
+AIRLOCK_PIN_TYPE(airlock_resource_def, on_read,
+                 airlock_status (*)(void*, const airlock_request_context*, airlock_str, airlock_str,
+                                    airlock_resource_writer*));
+
+static_assert(sizeof(airlock_resource_template_def) == 128);
+AIRLOCK_PIN(airlock_resource_template_def, struct_size, 0);
+AIRLOCK_PIN(airlock_resource_template_def, uri_template, 8);
+AIRLOCK_PIN(airlock_resource_template_def, name, 24);
+AIRLOCK_PIN(airlock_resource_template_def, title, 40);
+AIRLOCK_PIN(airlock_resource_template_def, description, 56);
+AIRLOCK_PIN(airlock_resource_template_def, mime_type, 72);
+AIRLOCK_PIN(airlock_resource_template_def, annotations, 88);
+AIRLOCK_PIN(airlock_resource_template_def, template_data, 104);
+AIRLOCK_PIN(airlock_resource_template_def, on_read, 112);
+AIRLOCK_PIN(airlock_resource_template_def, on_complete, 120);
+AIRLOCK_PIN_TYPE(airlock_resource_template_def, on_complete,
+                 airlock_status (*)(void*, const airlock_request_context*, airlock_str, airlock_str, airlock_str,
+                                    airlock_completion_writer*));
+
+static_assert(sizeof(airlock_prompt_def) == 96);
+AIRLOCK_PIN(airlock_prompt_def, struct_size, 0);
+AIRLOCK_PIN(airlock_prompt_def, name, 8);
+AIRLOCK_PIN(airlock_prompt_def, title, 24);
+AIRLOCK_PIN(airlock_prompt_def, description, 40);
+AIRLOCK_PIN(airlock_prompt_def, arguments, 56);
+AIRLOCK_PIN(airlock_prompt_def, prompt_data, 72);
+AIRLOCK_PIN(airlock_prompt_def, on_get, 80);
+AIRLOCK_PIN(airlock_prompt_def, on_complete, 88);
+AIRLOCK_PIN_TYPE(airlock_prompt_def, on_get,
+                 airlock_status (*)(void*, const airlock_request_context*, airlock_str, airlock_str,
+                                    airlock_prompt_writer*));
+
 // 1.0 ends at result_write (112 bytes); 1.1 adds two members (128 bytes);
-// 1.2 adds six (176 bytes).
-static_assert(sizeof(airlock_host_api) == 176);
+// 1.2 adds six (176 bytes); 1.3 adds fifteen (296 bytes).
+static_assert(sizeof(airlock_host_api) == 296);
 AIRLOCK_PIN(airlock_host_api, struct_size, 0);
 AIRLOCK_PIN(airlock_host_api, abi_version, 4);
 AIRLOCK_PIN(airlock_host_api, set_plugin_info, 8);
@@ -88,6 +131,21 @@ AIRLOCK_PIN(airlock_host_api, call_client_request, 144);         // Added in ABI
 AIRLOCK_PIN(airlock_host_api, call_client_capabilities, 152);    // Added in ABI 1.2
 AIRLOCK_PIN(airlock_host_api, call_end_stream, 160);             // Added in ABI 1.2
 AIRLOCK_PIN(airlock_host_api, call_request_meta, 168);           // Added in ABI 1.2
+AIRLOCK_PIN(airlock_host_api, register_resource, 176);           // Added in ABI 1.3
+AIRLOCK_PIN(airlock_host_api, register_resource_template, 184);  // Added in ABI 1.3
+AIRLOCK_PIN(airlock_host_api, register_prompt, 192);             // Added in ABI 1.3
+AIRLOCK_PIN(airlock_host_api, unregister_resource, 200);         // Added in ABI 1.3
+AIRLOCK_PIN(airlock_host_api, unregister_prompt, 208);           // Added in ABI 1.3
+AIRLOCK_PIN(airlock_host_api, resource_updated, 216);            // Added in ABI 1.3
+AIRLOCK_PIN(airlock_host_api, resource_add_text, 224);           // Added in ABI 1.3
+AIRLOCK_PIN(airlock_host_api, resource_add_blob, 232);           // Added in ABI 1.3
+AIRLOCK_PIN(airlock_host_api, prompt_set_description, 240);      // Added in ABI 1.3
+AIRLOCK_PIN(airlock_host_api, prompt_add_text, 248);             // Added in ABI 1.3
+AIRLOCK_PIN(airlock_host_api, prompt_add_image, 256);            // Added in ABI 1.3
+AIRLOCK_PIN(airlock_host_api, prompt_add_resource, 264);         // Added in ABI 1.3
+AIRLOCK_PIN(airlock_host_api, prompt_add_message, 272);          // Added in ABI 1.3
+AIRLOCK_PIN(airlock_host_api, completion_add, 280);              // Added in ABI 1.3
+AIRLOCK_PIN(airlock_host_api, completion_set_total, 288);        // Added in ABI 1.3
 AIRLOCK_PIN_TYPE(airlock_host_api, set_plugin_info, airlock_status (*)(airlock_plugin_ctx*, const airlock_plugin_info*));
 AIRLOCK_PIN_TYPE(airlock_host_api, get_config, airlock_str (*)(airlock_plugin_ctx*));
 AIRLOCK_PIN_TYPE(airlock_host_api, register_tool, airlock_status (*)(airlock_plugin_ctx*, const airlock_tool_def*));
@@ -112,6 +170,28 @@ AIRLOCK_PIN_TYPE(airlock_host_api, call_client_request,
 AIRLOCK_PIN_TYPE(airlock_host_api, call_client_capabilities, airlock_str (*)(const airlock_call*));
 AIRLOCK_PIN_TYPE(airlock_host_api, call_end_stream, void (*)(airlock_call*));
 AIRLOCK_PIN_TYPE(airlock_host_api, call_request_meta, airlock_str (*)(const airlock_call*));
+AIRLOCK_PIN_TYPE(airlock_host_api, register_resource,
+                 airlock_status (*)(airlock_plugin_ctx*, const airlock_resource_def*));
+AIRLOCK_PIN_TYPE(airlock_host_api, register_resource_template,
+                 airlock_status (*)(airlock_plugin_ctx*, const airlock_resource_template_def*));
+AIRLOCK_PIN_TYPE(airlock_host_api, register_prompt, airlock_status (*)(airlock_plugin_ctx*, const airlock_prompt_def*));
+AIRLOCK_PIN_TYPE(airlock_host_api, unregister_resource, airlock_status (*)(airlock_plugin_ctx*, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, unregister_prompt, airlock_status (*)(airlock_plugin_ctx*, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, resource_updated, airlock_status (*)(airlock_plugin_ctx*, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, resource_add_text,
+                 airlock_status (*)(airlock_resource_writer*, airlock_str, airlock_str, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, resource_add_blob,
+                 airlock_status (*)(airlock_resource_writer*, airlock_str, airlock_str, const void*, size_t));
+AIRLOCK_PIN_TYPE(airlock_host_api, prompt_set_description, airlock_status (*)(airlock_prompt_writer*, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, prompt_add_text,
+                 airlock_status (*)(airlock_prompt_writer*, airlock_str, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, prompt_add_image,
+                 airlock_status (*)(airlock_prompt_writer*, airlock_str, airlock_str, const void*, size_t));
+AIRLOCK_PIN_TYPE(airlock_host_api, prompt_add_resource,
+                 airlock_status (*)(airlock_prompt_writer*, airlock_str, airlock_str, airlock_str, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, prompt_add_message, airlock_status (*)(airlock_prompt_writer*, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, completion_add, airlock_status (*)(airlock_completion_writer*, airlock_str));
+AIRLOCK_PIN_TYPE(airlock_host_api, completion_set_total, airlock_status (*)(airlock_completion_writer*, uint64_t));
 
 static_assert(std::is_same_v<airlock_status, std::int32_t>);
 static_assert(std::is_same_v<airlock_log_level, std::int32_t>);
@@ -119,10 +199,10 @@ static_assert(std::is_same_v<airlock_client_log_level, std::int32_t>);
 static_assert(std::is_same_v<decltype(airlock_plugin_abi_version), std::uint32_t()>);
 static_assert(std::is_same_v<decltype(airlock_plugin_init), airlock_status(const airlock_host_api*, airlock_plugin_ctx*)>);
 
-TEST(AbiLayout, VersionIsOnePointTwo) {
-  EXPECT_EQ(AIRLOCK_ABI_VERSION, 0x00010002u);
+TEST(AbiLayout, VersionIsOnePointThree) {
+  EXPECT_EQ(AIRLOCK_ABI_VERSION, 0x00010003u);
   EXPECT_EQ(AIRLOCK_ABI_VERSION_MAJOR, 1);
-  EXPECT_EQ(AIRLOCK_ABI_VERSION_MINOR, 2);
+  EXPECT_EQ(AIRLOCK_ABI_VERSION_MINOR, 3);
   EXPECT_TRUE((std::is_same_v<std::remove_cv_t<decltype(AIRLOCK_ABI_VERSION)>, std::uint32_t>));
 }
 
@@ -135,7 +215,8 @@ TEST(AbiLayout, StatusValuesNeverChange) {
   EXPECT_EQ(AIRLOCK_STATUS_ALREADY_SET, 5);
   EXPECT_EQ(AIRLOCK_STATUS_INTERNAL, 6);
   EXPECT_EQ(AIRLOCK_STATUS_UNSUPPORTED, 7);
-  EXPECT_EQ(AIRLOCK_STATUS_TIMEOUT, 8);  // ABI 1.2
+  EXPECT_EQ(AIRLOCK_STATUS_TIMEOUT, 8);    // ABI 1.2
+  EXPECT_EQ(AIRLOCK_STATUS_NOT_FOUND, 9);  // ABI 1.3
 }
 
 TEST(AbiLayout, ClientLogLevelsNeverChange) {
@@ -166,5 +247,8 @@ TEST(AbiLayout, StructSizesMatchTheReleasedLayout) {
   EXPECT_EQ(sizeof(airlock_tool_def), 128u);
   EXPECT_EQ(sizeof(airlock_sanitizer_def), 64u);
   EXPECT_EQ(sizeof(airlock_request_context), 72u);
-  EXPECT_EQ(sizeof(airlock_host_api), 176u);  // 1.0: 112; 1.1: 128; 1.2 added six members
+  EXPECT_EQ(sizeof(airlock_resource_def), 120u);           // ABI 1.3
+  EXPECT_EQ(sizeof(airlock_resource_template_def), 128u);  // ABI 1.3
+  EXPECT_EQ(sizeof(airlock_prompt_def), 96u);              // ABI 1.3
+  EXPECT_EQ(sizeof(airlock_host_api), 296u);  // 1.0: 112; 1.1: 128; 1.2: 176; 1.3 added fifteen members
 }

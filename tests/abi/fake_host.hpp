@@ -21,6 +21,14 @@ struct airlock_plugin_ctx {
   std::vector<std::string> logs;
   std::map<std::string, airlock_tool_def> tools;
   std::map<std::string, airlock_sanitizer_def> sanitizers;
+  // ABI 1.3
+  std::map<std::string, airlock_resource_def> resources;
+  std::map<std::string, airlock_resource_template_def> templates;
+  std::map<std::string, airlock_prompt_def> prompts;
+  // A prompt's arguments JSON, copied: the C++ layer builds it for the call.
+  std::map<std::string, std::string> prompt_arguments;
+  std::vector<std::string> updated;       // resource_updated
+  std::vector<std::string> unregistered;  // unregister_resource / unregister_prompt
 };
 struct airlock_call {
   bool cancelled = false;
@@ -45,6 +53,20 @@ struct airlock_text_writer {
 };
 struct airlock_result_writer {
   std::string out;
+};
+// ABI 1.3: each entry "<uri>|<mime>|text:<text>" or "<uri>|<mime>|blob:<bytes>".
+struct airlock_resource_writer {
+  std::vector<std::string> contents;
+};
+// Each message "<role> text:<text>", "<role> image:<mime>:<bytes>",
+// "<role> resource:<uri>:<mime>:<text>" or "<role> message:<json>".
+struct airlock_prompt_writer {
+  std::string description;
+  std::vector<std::string> messages;
+};
+struct airlock_completion_writer {
+  std::vector<std::string> values;
+  uint64_t total = 0;
 };
 
 namespace airlock::test {
@@ -139,6 +161,90 @@ inline const airlock_host_api kFakeHost = [] {
   };
   h.call_end_stream = [](airlock_call* call) { call->stream_ended = true; };
   h.call_request_meta = [](const airlock_call* call) { return airlock_str{call->meta.data(), call->meta.size()}; };
+  // ABI 1.3. A key starting with "reject." stands for what the real host refuses.
+  h.register_resource = [](airlock_plugin_ctx* ctx, const airlock_resource_def* def) -> airlock_status {
+    if (text_of(def->uri).starts_with("reject.") || !def->on_read) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    ctx->resources[text_of(def->uri)] = *def;
+    return AIRLOCK_STATUS_OK;
+  };
+  h.register_resource_template = [](airlock_plugin_ctx* ctx,
+                                     const airlock_resource_template_def* def) -> airlock_status {
+    if (text_of(def->uri_template).starts_with("reject.") || !def->on_read) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    ctx->templates[text_of(def->uri_template)] = *def;
+    return AIRLOCK_STATUS_OK;
+  };
+  h.register_prompt = [](airlock_plugin_ctx* ctx, const airlock_prompt_def* def) -> airlock_status {
+    if (text_of(def->name).starts_with("reject.") || !def->on_get) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    ctx->prompts[text_of(def->name)] = *def;
+    ctx->prompt_arguments[text_of(def->name)] = text_of(def->arguments);
+    return AIRLOCK_STATUS_OK;
+  };
+  h.unregister_resource = [](airlock_plugin_ctx* ctx, airlock_str uri) -> airlock_status {
+    if (ctx->resources.erase(text_of(uri)) + ctx->templates.erase(text_of(uri)) == 0) return AIRLOCK_STATUS_NOT_FOUND;
+    ctx->unregistered.push_back(text_of(uri));
+    return AIRLOCK_STATUS_OK;
+  };
+  h.unregister_prompt = [](airlock_plugin_ctx* ctx, airlock_str name) -> airlock_status {
+    if (ctx->prompts.erase(text_of(name)) == 0) return AIRLOCK_STATUS_NOT_FOUND;
+    ctx->unregistered.push_back(text_of(name));
+    return AIRLOCK_STATUS_OK;
+  };
+  h.resource_updated = [](airlock_plugin_ctx* ctx, airlock_str uri) -> airlock_status {
+    ctx->updated.push_back(text_of(uri));
+    return AIRLOCK_STATUS_OK;
+  };
+  h.resource_add_text = [](airlock_resource_writer* out, airlock_str uri, airlock_str mime,
+                           airlock_str text) -> airlock_status {
+    out->contents.push_back(text_of(uri) + "|" + text_of(mime) + "|text:" + text_of(text));
+    return AIRLOCK_STATUS_OK;
+  };
+  h.resource_add_blob = [](airlock_resource_writer* out, airlock_str uri, airlock_str mime, const void* bytes,
+                           size_t len) -> airlock_status {
+    out->contents.push_back(text_of(uri) + "|" + text_of(mime) + "|blob:" +
+                            std::string(static_cast<const char*>(bytes), len));
+    return AIRLOCK_STATUS_OK;
+  };
+  h.prompt_set_description = [](airlock_prompt_writer* out, airlock_str text) -> airlock_status {
+    out->description = text_of(text);
+    return AIRLOCK_STATUS_OK;
+  };
+  h.prompt_add_text = [](airlock_prompt_writer* out, airlock_str role, airlock_str text) -> airlock_status {
+    if (text_of(role) != "user" && text_of(role) != "assistant") return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    out->messages.push_back(text_of(role) + " text:" + text_of(text));
+    return AIRLOCK_STATUS_OK;
+  };
+  h.prompt_add_image = [](airlock_prompt_writer* out, airlock_str role, airlock_str mime, const void* bytes,
+                          size_t len) -> airlock_status {
+    out->messages.push_back(text_of(role) + " image:" + text_of(mime) + ":" +
+                            std::string(static_cast<const char*>(bytes), len));
+    return AIRLOCK_STATUS_OK;
+  };
+  h.prompt_add_resource = [](airlock_prompt_writer* out, airlock_str role, airlock_str uri, airlock_str mime,
+                             airlock_str text) -> airlock_status {
+    out->messages.push_back(text_of(role) + " resource:" + text_of(uri) + ":" + text_of(mime) + ":" + text_of(text));
+    return AIRLOCK_STATUS_OK;
+  };
+  h.prompt_add_message = [](airlock_prompt_writer* out, airlock_str json) -> airlock_status {
+    out->messages.push_back("message:" + text_of(json));
+    return AIRLOCK_STATUS_OK;
+  };
+  h.completion_add = [](airlock_completion_writer* out, airlock_str value) -> airlock_status {
+    out->values.push_back(text_of(value));
+    return AIRLOCK_STATUS_OK;
+  };
+  h.completion_set_total = [](airlock_completion_writer* out, uint64_t total) -> airlock_status {
+    out->total = total;
+    return AIRLOCK_STATUS_OK;
+  };
+  return h;
+}();
+
+// The same host as an ABI 1.2 host compiled it: its table ends after
+// call_request_meta, so the 1.3 members do not exist for a plugin.
+inline const airlock_host_api kFakeHostAbi12 = [] {
+  airlock_host_api h = kFakeHost;
+  h.struct_size = offsetof(airlock_host_api, call_request_meta) + sizeof h.call_request_meta;
+  h.abi_version = 0x00010002u;
   return h;
 }();
 

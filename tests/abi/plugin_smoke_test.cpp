@@ -126,6 +126,38 @@ TEST(HelloCExample, ReturnsTextAndTheArgumentsLength) {
 }
 #endif
 
+#ifdef EXAMPLE_CONFORMANCE_PACK_SO
+TEST(ConformancePackExample, RegistersEveryFixtureOfTheSuite) {
+  Plugin plugin(EXAMPLE_CONFORMANCE_PACK_SO);
+  ASSERT_EQ(plugin.status(), AIRLOCK_STATUS_OK) << plugin.error();
+  EXPECT_EQ(plugin.name(), "conformance-pack");
+  EXPECT_EQ(plugin.ctx().tools.size(), 14u);
+  for (const char* tool : {"test_simple_text", "test_tool_with_progress", "test_reconnection", "test_sampling",
+                           "test_elicitation_sep1330_enums", "json_schema_2020_12_tool"})
+    EXPECT_TRUE(plugin.ctx().tools.contains(tool)) << tool;
+  EXPECT_EQ(plugin.ctx().resources.size(), 3u);
+  EXPECT_EQ(plugin.ctx().templates.size(), 1u);
+  EXPECT_EQ(plugin.ctx().prompts.size(), 4u);
+  EXPECT_NE(plugin.ctx().prompts.at("test_prompt_with_arguments").on_complete, nullptr);
+
+  // The binary resource hands the host the PNG's bytes, to base64-encode.
+  const airlock_resource_def& binary = plugin.ctx().resources.at("test://static-binary");
+  airlock_resource_writer out;
+  ASSERT_EQ(binary.on_read(binary.resource_data, nullptr, str("test://static-binary"), str("{}"), &out),
+            AIRLOCK_STATUS_OK);
+  ASSERT_EQ(out.contents.size(), 1u);
+  EXPECT_THAT(out.contents[0], ::testing::StartsWith("||blob:\x89PNG"));
+  EXPECT_EQ(out.contents[0].size(), std::string("||blob:").size() + 70);
+
+  const airlock_resource_template_def& t = plugin.ctx().templates.at("test://template/{id}/data");
+  airlock_resource_writer item;
+  ASSERT_EQ(t.on_read(t.template_data, nullptr, str("test://template/123/data"), str(R"({"id":"123"})"), &item),
+            AIRLOCK_STATUS_OK);
+  EXPECT_EQ(item.contents, std::vector<std::string>{
+                               R"(||text:{"id":"123","templateTest":true,"data":"Data for ID: 123"})"});
+}
+#endif
+
 TEST(CanaryFixture, ToolsPlantTheCanary) {
   Plugin plugin(FIXTURE_CANARY_SO);
   ASSERT_EQ(plugin.status(), AIRLOCK_STATUS_OK) << plugin.error();

@@ -184,6 +184,9 @@ Response handle(const Request& request, Sessions& sessions) {
 
 asio::awaitable<void> serve(tcp::socket socket, Sessions& sessions) {
   beast::flat_buffer buffer;
+  // Beast reads at most the buffer's free capacity (and at least 512 bytes)
+  // per call: a big one keeps a 256 KiB request to a few reads.
+  buffer.reserve(64u << 10);
   for (;;) {
     http::request_parser<http::string_body> parser;
     parser.body_limit(kMaxBody);

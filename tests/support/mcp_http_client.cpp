@@ -25,11 +25,6 @@ bool iequals(std::string_view a, std::string_view b) {
          });
 }
 
-bool is_server_request(const Message& message) {
-  const json::object* o = message.json.if_object();
-  return o && o->contains("method") && o->contains("id");
-}
-
 }  // namespace
 
 Message parse_message(std::string_view text) {

@@ -261,6 +261,21 @@ TEST(HostConfig, RejectsUnknownKeyInPlugins) {
             "airlock.toml:2:1: unknown key 'dir' in [plugins]");
 }
 
+TEST(HostConfig, ReadsRequireCheckOffByDefaultAndOnWhenAsked) {
+  const auto absent = parse("[plugins]\ndirs = []\n");
+  ASSERT_TRUE(absent.has_value()) << absent.error().message;
+  EXPECT_FALSE(absent->plugins.require_check);
+
+  const auto on = parse("[plugins]\nrequire_check = true\n");
+  ASSERT_TRUE(on.has_value()) << on.error().message;
+  EXPECT_TRUE(on->plugins.require_check);
+}
+
+TEST(HostConfig, RejectsRequireCheckThatIsNotABoolean) {
+  EXPECT_EQ(error_of("[plugins]\nrequire_check = \"yes\"\n"),
+            "airlock.toml:2:17: plugins.require_check: expected true or false, got \"yes\"");
+}
+
 TEST(HostConfig, RejectsUnknownKeyInChainWithFileLineAndKey) {
   EXPECT_EQ(error_of(R"([chains.default]
 steps = []

@@ -559,7 +559,8 @@ void Connection::record(unsigned status) {
   const auto latency = std::chrono::steady_clock::now() - started_;
   if (ctx_.metrics) ctx_.metrics->http_request(method_, status, latency);
   if (ctx_.access_log)
-    ctx_.access_log->info("{} {} {} {} {} {}B {:.1f}ms session={} rpc={}", peer_, identity_.empty() ? "-" : identity_,
+    ctx_.access_log->info("peer={} identity={} method={} path={} status={} bytes={} ms={:.2f} session={} rpc={}", peer_,
+                          identity_.empty() ? "-" : identity_,
                           method_, path_, status, bytes_out_,
                           std::chrono::duration<double, std::milli>(latency).count(),
                           session_tag_.empty() ? "-" : session_tag_, rpc_method_.empty() ? "-" : rpc_method_);

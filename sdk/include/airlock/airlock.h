@@ -73,6 +73,21 @@
  *   whichever transport it used (stdio, Streamable HTTP), before the call's
  *   response. What a tool sends this way does not pass its sanitizer chain:
  *   never send result data that a sanitizer may withhold.
+ *
+ * RESOURCES, PROMPTS AND COMPLETIONS (ABI 1.3)
+ *   Besides tools, a plugin may serve MCP resources (register_resource: one
+ *   URI; register_resource_template: every URI an RFC 6570 level-1 template
+ *   such as "file:///notes/{name}" matches), prompts (register_prompt) and
+ *   completions of a prompt's arguments or a template's variables (their
+ *   on_complete). It may register them during init or later, from any
+ *   thread, and remove them again (unregister_resource, unregister_prompt);
+ *   clients then get notifications/resources/list_changed or
+ *   notifications/prompts/list_changed. resource_updated tells the clients
+ *   that subscribed to a URI that its content changed. What a read or a get
+ *   returns passes the sanitizer chain bound to it ([resources."<uri glob>"],
+ *   [prompts."<name glob>"], else the "default" chain): its text sanitizers
+ *   run over every text in it, and any failure withholds the whole answer,
+ *   as for tool results. Result sanitizers see tool results only.
  */
 #ifndef AIRLOCK_AIRLOCK_H
 #define AIRLOCK_AIRLOCK_H
@@ -85,7 +100,7 @@ extern "C" {
 #endif
 
 #define AIRLOCK_ABI_VERSION_MAJOR 1
-#define AIRLOCK_ABI_VERSION_MINOR 2
+#define AIRLOCK_ABI_VERSION_MINOR 3
 /* (major << 16) | minor, as a uint32_t. Written without casts so that C++
  * code compiled with -Wold-style-cast can use it. */
 #define AIRLOCK_ABI_VERSION (AIRLOCK_ABI_VERSION_MAJOR * 65536u + AIRLOCK_ABI_VERSION_MINOR)
@@ -131,6 +146,9 @@ typedef int32_t airlock_status;
 /* Added in ABI 1.2: a wait ended because its time ran out
  * (call_client_request). */
 #define AIRLOCK_STATUS_TIMEOUT 8
+/* Added in ABI 1.3: the resource, template or prompt asked for does not
+ * exist (from on_read, the client gets -32002 "Resource not found"). */
+#define AIRLOCK_STATUS_NOT_FOUND 9
 
 /* Log levels for airlock_host_api.log; the host maps them to its own. */
 typedef int32_t airlock_log_level;
@@ -230,8 +248,10 @@ typedef airlock_status (*airlock_on_call_fn)(void* tool_data, airlock_call* call
  * parses the JSON fields, and rejects the plugin if any is invalid. */
 typedef struct airlock_tool_def {
   uint32_t struct_size; /* sizeof(airlock_tool_def) as the plugin compiled it */
-  /* Full name "<namespace>.<name>", e.g. "acme.search": [A-Za-z0-9_-]
-   * segments joined by '.', at most 128 bytes. Unique across all plugins. */
+  /* The name clients call it by: 1 to 64 of [A-Za-z0-9_.-] (MCP's tool
+   * name rule), unique across all plugins. "<vendor>.<name>", e.g.
+   * "acme.search", keeps packs from colliding; a pack that must match
+   * names fixed elsewhere (a conformance suite) may use bare ones. */
   airlock_str name;
   airlock_str title;       /* human-readable; may be empty */
   airlock_str description; /* for the model; may be empty */
@@ -300,6 +320,124 @@ typedef struct airlock_sanitizer_def {
   airlock_on_text_fn on_text;
   airlock_on_result_fn on_result;
 } airlock_sanitizer_def;
+
+/* ------------------------------------------------------------------------ */
+/* Added in ABI 1.3: resources, prompts and completions                     */
+/* ------------------------------------------------------------------------ */
+
+/* Where on_read writes the contents it read. Valid only during on_read, on
+ * its thread. */
+typedef struct airlock_resource_writer airlock_resource_writer;
+
+/* Where on_get writes the prompt's messages. Valid only during on_get, on
+ * its thread. */
+typedef struct airlock_prompt_writer airlock_prompt_writer;
+
+/* Where on_complete writes its suggestions. Valid only during on_complete,
+ * on its thread. */
+typedef struct airlock_completion_writer airlock_completion_writer;
+
+/* Host calls this on one of its worker threads, once per resources/read of
+ * a URI the resource (or template) serves, possibly on many threads at once:
+ * it must be reentrant. It may block briefly (a file, a query); there is no
+ * cancellation, so keep it short.
+ *
+ * `context`: who asks (request_id is the resources/read id). `uri`: the URI
+ * the client asked for. `variables`: for a template, its variables as a JSON
+ * object of strings, e.g. {"id":"123"}, as they appear in the URI (percent-
+ * encoding kept); "{}" for a resource. All borrowed for the call.
+ * Writes one or more contents with host->resource_add_text or
+ * resource_add_blob and returns AIRLOCK_STATUS_OK. AIRLOCK_STATUS_NOT_FOUND:
+ * nothing is there (the client gets -32002 "Resource not found");
+ * AIRLOCK_STATUS_INVALID_ARGUMENT: the URI is malformed for this resource
+ * (-32602); any other status, or OK with no contents, is a failure the client
+ * sees as a fixed host error, never plugin text. */
+typedef airlock_status (*airlock_on_read_fn)(void* resource_data, const airlock_request_context* context,
+                                             airlock_str uri, airlock_str variables, airlock_resource_writer* out);
+
+/* Host calls this on one of its worker threads for completion/complete,
+ * possibly on many threads at once. It must not block for long: a client
+ * calls it as the user types.
+ *
+ * `argument`: the prompt argument or template variable being completed;
+ * `value`: what the user typed so far; `arguments`: the values already
+ * chosen for the others, a JSON object of strings ("{}" when none). All
+ * borrowed for the call. Writes candidates with host->completion_add (the
+ * client sees at most 100) and optionally completion_set_total, then
+ * returns AIRLOCK_STATUS_OK; any other status gives the client an error. */
+typedef airlock_status (*airlock_on_complete_fn)(void* data, const airlock_request_context* context,
+                                                 airlock_str argument, airlock_str value, airlock_str arguments,
+                                                 airlock_completion_writer* out);
+
+/* One resource. Passed to register_resource; the host copies every field. */
+typedef struct airlock_resource_def {
+  uint32_t struct_size; /* sizeof(airlock_resource_def) as the plugin compiled it */
+  /* Absolute URI (a scheme, then ':'), at most 2048 bytes, no spaces or
+   * control characters; unique across all plugins. Required. */
+  airlock_str uri;
+  airlock_str name;        /* short identifier for lists; required */
+  airlock_str title;       /* human-readable; may be empty */
+  airlock_str description; /* may be empty */
+  airlock_str mime_type;   /* e.g. "text/plain"; may be empty */
+  /* MCP Annotations as a JSON object (audience, priority, lastModified);
+   * empty means none. */
+  airlock_str annotations;
+  /* Passed back to on_read. The plugin owns what it points to; it must stay
+   * valid until on_destroy, even after unregister_resource, since a read
+   * that began before may still run. */
+  void* resource_data;
+  airlock_on_read_fn on_read; /* required */
+} airlock_resource_def;
+
+/* A family of resources named by an RFC 6570 URI template. Passed to
+ * register_resource_template; the host copies every field. */
+typedef struct airlock_resource_template_def {
+  uint32_t struct_size; /* sizeof(airlock_resource_template_def) as the plugin compiled it */
+  /* Level 1 only: literal text and {name} expressions, names of
+   * [A-Za-z0-9_]; e.g. "test://template/{id}/data". A variable matches one
+   * or more characters other than '/', '?' and '#'. Unique across all
+   * plugins. A read of a URI that a resource registers exactly goes to that
+   * resource; otherwise to the first template, by template text, that
+   * matches it. Required. */
+  airlock_str uri_template;
+  airlock_str name;        /* required */
+  airlock_str title;       /* may be empty */
+  airlock_str description; /* may be empty */
+  airlock_str mime_type;   /* of every resource it names; may be empty */
+  airlock_str annotations; /* JSON object, as for a resource; may be empty */
+  void* template_data;     /* passed back to both hooks; valid until on_destroy */
+  airlock_on_read_fn on_read;         /* required */
+  airlock_on_complete_fn on_complete; /* completes its variables; NULL: none */
+} airlock_resource_template_def;
+
+/* Host calls this on one of its worker threads, once per prompts/get,
+ * possibly on many threads at once. It may block briefly.
+ *
+ * `name`: the prompt. `arguments`: the client's arguments, a JSON object of
+ * strings ("{}" when none); the host has checked that every required
+ * argument is there. Borrowed for the call. Writes messages with
+ * host->prompt_add_text, prompt_add_image, prompt_add_resource or
+ * prompt_add_message (and optionally prompt_set_description), in order, then
+ * returns AIRLOCK_STATUS_OK. AIRLOCK_STATUS_INVALID_ARGUMENT: an argument's
+ * value is not acceptable (the client gets -32602); any other status, or OK
+ * with no messages, is a failure the client sees as a fixed host error. */
+typedef airlock_status (*airlock_on_get_fn)(void* prompt_data, const airlock_request_context* context,
+                                            airlock_str name, airlock_str arguments, airlock_prompt_writer* out);
+
+/* A prompt. Passed to register_prompt; the host copies every field. */
+typedef struct airlock_prompt_def {
+  uint32_t struct_size; /* sizeof(airlock_prompt_def) as the plugin compiled it */
+  airlock_str name;        /* 1 to 64 of [A-Za-z0-9_.-]; unique; required */
+  airlock_str title;       /* may be empty */
+  airlock_str description; /* may be empty */
+  /* Its arguments as a JSON array of objects {"name": string, "title"?:
+   * string, "description"?: string, "required"?: bool}, names unique;
+   * empty means no arguments. */
+  airlock_str arguments;
+  void* prompt_data; /* passed back to both hooks; valid until on_destroy */
+  airlock_on_get_fn on_get;           /* required */
+  airlock_on_complete_fn on_complete; /* completes its arguments; NULL: none */
+} airlock_prompt_def;
 
 /* ------------------------------------------------------------------------ */
 /* What the host offers                                                     */
@@ -468,7 +606,90 @@ typedef struct airlock_host_api {
    * returns. Never fails; a NULL call gives "{}". */
   airlock_str (*call_request_meta)(const airlock_call* call);
 
-  /* Added in ABI 1.3 and later: below this line. */
+  /* --- Added in ABI 1.3: read only if struct_size covers the member. --- */
+  /* See RESOURCES, PROMPTS AND COMPLETIONS. */
+
+  /* Registers a resource, a resource template or a prompt. During init, as
+   * register_tool: the host copies `def`, and INVALID_ARGUMENT (a bad field,
+   * a URI or name another registration of this plugin has) refuses the
+   * plugin; a clash with another plugin refuses it when the registry adds
+   * it. After init (from any thread, until on_destroy begins): the host
+   * copies `def` and serves it at once, telling clients the list changed;
+   * INVALID_ARGUMENT (a bad field, or a URI, template or name that any
+   * plugin already serves) refuses only this registration, and the host
+   * logs why. Never blocks for long. */
+  airlock_status (*register_resource)(airlock_plugin_ctx* ctx, const airlock_resource_def* def);
+  airlock_status (*register_resource_template)(airlock_plugin_ctx* ctx, const airlock_resource_template_def* def);
+  airlock_status (*register_prompt)(airlock_plugin_ctx* ctx, const airlock_prompt_def* def);
+
+  /* Stops serving the plugin's own resource with this exact `uri` (or the
+   * template with this exact template text), or its prompt `name`; clients
+   * are told the list changed. Reads and gets already running finish.
+   * After set_plugin_info, any thread. Host copies the argument. Returns OK,
+   * or NOT_FOUND when this plugin serves no such thing. */
+  airlock_status (*unregister_resource)(airlock_plugin_ctx* ctx, airlock_str uri);
+  airlock_status (*unregister_prompt)(airlock_plugin_ctx* ctx, airlock_str name);
+
+  /* The content at `uri` changed: every session that subscribed to exactly
+   * this URI (resources/subscribe) gets notifications/resources/updated
+   * {uri}. Any thread, any time after init returned OK (before: nothing is
+   * sent); never blocks for long. Host copies `uri`. Returns OK (also when
+   * nobody subscribed), or INVALID_ARGUMENT for a URI that is not UTF-8. */
+  airlock_status (*resource_updated)(airlock_plugin_ctx* ctx, airlock_str uri);
+
+  /* Appends one text content to a read: {uri, mimeType?, text}. An empty
+   * `uri` means the URI read; an empty `mime_type` means the resource's (or
+   * template's) own, or none. Only inside on_read, on its thread. Host
+   * copies. INVALID_ARGUMENT when any argument is not valid UTF-8. */
+  airlock_status (*resource_add_text)(airlock_resource_writer* out, airlock_str uri, airlock_str mime_type,
+                                      airlock_str text);
+
+  /* Appends one binary content to a read: {uri, mimeType?, blob}, the host
+   * base64-encoding the `len` bytes at `bytes` (NULL only with len 0).
+   * `uri` and `mime_type` as for resource_add_text. Only inside on_read, on
+   * its thread. Host copies. */
+  airlock_status (*resource_add_blob)(airlock_resource_writer* out, airlock_str uri, airlock_str mime_type,
+                                      const void* bytes, size_t len);
+
+  /* Sets the description of this get's result (GetPromptResult.description);
+   * a second call replaces the first. Only inside on_get, on its thread.
+   * Host copies. INVALID_ARGUMENT when not valid UTF-8. */
+  airlock_status (*prompt_set_description)(airlock_prompt_writer* out, airlock_str description);
+
+  /* Appends a message with text content. `role` is "user" or "assistant".
+   * Only inside on_get, on its thread. Host copies. INVALID_ARGUMENT for
+   * another role or text that is not valid UTF-8. */
+  airlock_status (*prompt_add_text)(airlock_prompt_writer* out, airlock_str role, airlock_str text);
+
+  /* Appends a message with image content: the host base64-encodes the `len`
+   * bytes at `bytes`; `mime_type` (required) e.g. "image/png". Only inside
+   * on_get, on its thread. Host copies. */
+  airlock_status (*prompt_add_image)(airlock_prompt_writer* out, airlock_str role, airlock_str mime_type,
+                                     const void* bytes, size_t len);
+
+  /* Appends a message embedding a text resource: content {type: "resource",
+   * resource: {uri, mimeType?, text}}. Only inside on_get, on its thread.
+   * Host copies. INVALID_ARGUMENT for a bad role, an empty uri or text that
+   * is not valid UTF-8. */
+  airlock_status (*prompt_add_resource)(airlock_prompt_writer* out, airlock_str role, airlock_str uri,
+                                        airlock_str mime_type, airlock_str text);
+
+  /* Appends any PromptMessage, as JSON: {"role": "user"|"assistant",
+   * "content": a text, image, audio, resource or resource_link block}, image
+   * and audio data and blobs in base64. Only inside on_get, on its thread.
+   * Host copies. INVALID_ARGUMENT when it is not such a message. */
+  airlock_status (*prompt_add_message)(airlock_prompt_writer* out, airlock_str message_json);
+
+  /* Appends one completion candidate; the client sees the first 100. Only
+   * inside on_complete, on its thread. Host copies. INVALID_ARGUMENT when
+   * not valid UTF-8. */
+  airlock_status (*completion_add)(airlock_completion_writer* out, airlock_str value);
+
+  /* How many candidates exist in all, when more than were added (the client
+   * is told there are more). Only inside on_complete, on its thread. */
+  airlock_status (*completion_set_total)(airlock_completion_writer* out, uint64_t total);
+
+  /* Added in ABI 1.4 and later: below this line. */
 } airlock_host_api;
 
 /* ------------------------------------------------------------------------ */

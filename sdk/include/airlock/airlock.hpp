@@ -40,6 +40,28 @@
 //     return airlock::sdk::Text{std::string(answer.at("content").at("text").as_string())};
 //   }
 //
+// RESOURCES, PROMPTS AND COMPLETIONS (ABI 1.3): a plugin may also serve
+// resources, URI templates and prompts; what they return passes the chain
+// bound to them, like a tool result:
+//   plugin.resource({.uri = "docs://readme", .name = "readme", .mime_type = "text/plain"},
+//                   [](const airlock::sdk::ReadRequest&, airlock::sdk::Contents& out) {
+//                     out.add_text("Read me first.");
+//                   });
+//   plugin.resource_template({.uri_template = "docs://pages/{page}", .name = "page"},
+//                            [](const airlock::sdk::ReadRequest& r, airlock::sdk::Contents& out) {
+//                              if (r.variables.at("page") != "1") throw airlock::sdk::NotFound();
+//                              out.add_text("Page one.");
+//                            },
+//                            {{"page", [](std::string_view typed, const boost::json::object&) {
+//                                return std::vector<std::string>{"1"};
+//                              }}});
+//   plugin.prompt({.name = "greet", .arguments = {{.name = "who", .required = true}}},
+//                 [](const airlock::sdk::PromptRequest& r, airlock::sdk::Messages& out) {
+//                   out.text("user", "Say hello to " + std::string(airlock::sdk::string_arg(r.arguments, "who")));
+//                 });
+// After init, a plugin's own threads keep plugin.host_handle() to tell
+// subscribed clients that a resource changed (Host::resource_updated).
+//
 // THREADS: tools run on host worker threads (several at once when the def has
 // AIRLOCK_TOOL_REENTRANT) and sanitizers on any number of threads at once, so
 // every callable is invoked as const and must be safe to share.
@@ -62,6 +84,7 @@
 #include <functional>
 #include <initializer_list>
 #include <limits>
+#include <map>
 #include <memory>
 #include <new>
 #include <optional>
@@ -419,6 +442,8 @@ struct PluginState {
   std::vector<std::unique_ptr<Entry<ToolFn>>> tools{};
   std::vector<std::unique_ptr<Entry<TextFn>>> text_sanitizers{};
   std::vector<std::unique_ptr<Entry<ResultFn>>> result_sanitizers{};
+  // ABI 1.3 content entries (resources, templates, prompts), of several types.
+  std::vector<std::shared_ptr<void>> content{};
 };
 
 inline void destroy(void* plugin_data) noexcept { delete static_cast<PluginState*>(plugin_data); }
@@ -516,6 +541,244 @@ inline void deliver(Call& call, boost::json::value&& v) {
   } else if (!v.is_null()) {
     throw std::logic_error("the tool returned JSON that is not an object, a string or null");
   }
+}
+
+}  // namespace detail
+
+// --- ABI 1.3: resources, prompts and completions -------------------------
+
+// Thrown by a resource read that finds nothing there: the client gets
+// -32002 "Resource not found".
+class NotFound : public StatusError {
+ public:
+  explicit NotFound(const std::string& message = "not found") : StatusError(AIRLOCK_STATUS_NOT_FOUND, message) {}
+};
+
+// A resource as airlock_resource_def has it; `annotations` is a JSON object
+// text or empty. The host copies all of it during registration.
+struct ResourceDef {
+  std::string_view uri{};
+  std::string_view name{};
+  std::string_view title{};
+  std::string_view description{};
+  std::string_view mime_type{};
+  std::string_view annotations{};
+};
+
+// A resource template ("docs://pages/{page}": RFC 6570 level 1).
+struct ResourceTemplateDef {
+  std::string_view uri_template{};
+  std::string_view name{};
+  std::string_view title{};
+  std::string_view description{};
+  std::string_view mime_type{};
+  std::string_view annotations{};
+};
+
+struct PromptArgument {
+  std::string name;
+  std::string description{};
+  bool required = false;
+  std::string title{};
+};
+
+struct PromptDef {
+  std::string_view name{};
+  std::string_view title{};
+  std::string_view description{};
+  std::vector<PromptArgument> arguments{};
+};
+
+// What a read asks for: the URI, and for a template its variables' values
+// ({"page":"1"}, as they appear in the URI).
+struct ReadRequest {
+  std::string_view uri;
+  boost::json::object variables;
+  RequestContext context;
+};
+
+// Where a read writes its contents. Valid only inside the read, on its
+// thread. Empty `mime_type` / `uri`: the resource's own / the URI read.
+class Contents {
+ public:
+  Contents(const airlock_host_api& host, airlock_resource_writer* out) noexcept : host_(&host), out_(out) {}
+  void add_text(std::string_view text, std::string_view mime_type = {}, std::string_view uri = {}) {
+    check(host_->resource_add_text(out_, to_str(uri), to_str(mime_type), to_str(text)), "resource_add_text");
+  }
+  // The host base64-encodes `bytes`.
+  void add_blob(std::string_view bytes, std::string_view mime_type = {}, std::string_view uri = {}) {
+    check(host_->resource_add_blob(out_, to_str(uri), to_str(mime_type), bytes.data(), bytes.size()),
+          "resource_add_blob");
+  }
+
+ private:
+  // A refused write is the plugin's own bug, not a bad request: INTERNAL.
+  static void check(airlock_status status, const char* what) {
+    if (status != AIRLOCK_STATUS_OK)
+      throw StatusError(AIRLOCK_STATUS_INTERNAL, std::string(what) + " failed with status " + std::to_string(status));
+  }
+  const airlock_host_api* host_;
+  airlock_resource_writer* out_;
+};
+
+// What a prompts/get asks for; every required argument is there.
+struct PromptRequest {
+  std::string_view name;
+  boost::json::object arguments;
+  RequestContext context;
+};
+
+// Where a prompt writes its messages, in order. `role` is "user" or
+// "assistant". Valid only inside the get, on its thread.
+class Messages {
+ public:
+  Messages(const airlock_host_api& host, airlock_prompt_writer* out) noexcept : host_(&host), out_(out) {}
+  void description(std::string_view text) {
+    check(host_->prompt_set_description(out_, to_str(text)), "prompt_set_description");
+  }
+  void text(std::string_view role, std::string_view text) {
+    check(host_->prompt_add_text(out_, to_str(role), to_str(text)), "prompt_add_text");
+  }
+  // The host base64-encodes `bytes`.
+  void image(std::string_view role, std::string_view mime_type, std::string_view bytes) {
+    check(host_->prompt_add_image(out_, to_str(role), to_str(mime_type), bytes.data(), bytes.size()),
+          "prompt_add_image");
+  }
+  // An embedded text resource.
+  void resource(std::string_view role, std::string_view uri, std::string_view mime_type, std::string_view text) {
+    check(host_->prompt_add_resource(out_, to_str(role), to_str(uri), to_str(mime_type), to_str(text)),
+          "prompt_add_resource");
+  }
+  // Any PromptMessage: {"role", "content": {...}}, bytes in base64.
+  void message(const boost::json::object& message) {
+    const std::string json = boost::json::serialize(message);
+    check(host_->prompt_add_message(out_, to_str(json)), "prompt_add_message");
+  }
+
+ private:
+  static void check(airlock_status status, const char* what) {
+    if (status != AIRLOCK_STATUS_OK)
+      throw StatusError(AIRLOCK_STATUS_INTERNAL, std::string(what) + " failed with status " + std::to_string(status));
+  }
+  const airlock_host_api* host_;
+  airlock_prompt_writer* out_;
+};
+
+// Completes one prompt argument or template variable: what the user typed
+// so far, and the values already chosen for the others; returns candidates
+// (the client sees the first 100). Must not block for long.
+using Completer = std::function<std::vector<std::string>(std::string_view typed, const boost::json::object& chosen)>;
+// By argument / variable name.
+using Completers = std::map<std::string, Completer, std::less<>>;
+
+// The host, for the plugin's own threads after init: thread-safe, copyable,
+// valid until on_destroy begins.
+class Host {
+ public:
+  Host(const airlock_host_api& host, airlock_plugin_ctx* ctx) noexcept : host_(&host), ctx_(ctx) {}
+  // Clients that subscribed to exactly `uri` get notifications/resources/updated.
+  void resource_updated(std::string_view uri) const noexcept {
+    if (covers()) host_->resource_updated(ctx_, to_str(uri));
+  }
+  // Stops serving this plugin's resource (or template, by its text) / prompt;
+  // false when it serves none by that name.
+  bool unregister_resource(std::string_view uri) const noexcept {
+    return covers() && host_->unregister_resource(ctx_, to_str(uri)) == AIRLOCK_STATUS_OK;
+  }
+  bool unregister_prompt(std::string_view name) const noexcept {
+    return covers() && host_->unregister_prompt(ctx_, to_str(name)) == AIRLOCK_STATUS_OK;
+  }
+
+ private:
+  bool covers() const noexcept {
+    return host_->struct_size >= offsetof(airlock_host_api, completion_set_total) + sizeof host_->completion_set_total;
+  }
+  const airlock_host_api* host_;
+  airlock_plugin_ctx* ctx_;
+};
+
+namespace detail {
+
+using ReadFn = std::function<void(const ReadRequest&, Contents&)>;
+using GetFn = std::function<void(const PromptRequest&, Messages&)>;
+
+template <class Fn>
+struct ContentEntry {
+  const PluginState* state;
+  std::string name;
+  Fn fn;
+  Completers completers{};
+};
+
+// A read or get failure: the statuses that mean something to the client
+// pass through; anything else is logged (the client sees host text only).
+inline airlock_status content_failed(const PluginState& s, const std::string& name, const Caught& c) noexcept {
+  if (c.kind == Caught::Kind::status_error &&
+      (c.status == AIRLOCK_STATUS_NOT_FOUND || c.status == AIRLOCK_STATUS_INVALID_ARGUMENT))
+    return c.status;
+  log_noexcept(s, AIRLOCK_LOG_WARN, {name, ": ", c.what});
+  return failure(c.status);
+}
+
+inline airlock_status on_read(void* data, const airlock_request_context* context, airlock_str uri,
+                              airlock_str variables, airlock_resource_writer* out) noexcept {
+  const auto* e = static_cast<const ContentEntry<ReadFn>*>(data);
+  return barrier(
+      [&] {
+        const ReadRequest request{to_view(uri), parse_object(to_view(variables), "variables"), read_context(context)};
+        Contents contents(*e->state->host, out);
+        e->fn(request, contents);
+        return AIRLOCK_STATUS_OK;
+      },
+      [&](Caught c) noexcept { return content_failed(*e->state, e->name, c); });
+}
+
+inline airlock_status on_get(void* data, const airlock_request_context* context, airlock_str name,
+                             airlock_str arguments, airlock_prompt_writer* out) noexcept {
+  const auto* e = static_cast<const ContentEntry<GetFn>*>(data);
+  return barrier(
+      [&] {
+        const PromptRequest request{to_view(name), parse_object(to_view(arguments), "arguments"),
+                                    read_context(context)};
+        Messages messages(*e->state->host, out);
+        e->fn(request, messages);
+        return AIRLOCK_STATUS_OK;
+      },
+      [&](Caught c) noexcept { return content_failed(*e->state, e->name, c); });
+}
+
+template <class Fn>
+airlock_status on_complete(void* data, const airlock_request_context*, airlock_str argument, airlock_str value,
+                           airlock_str arguments, airlock_completion_writer* out) noexcept {
+  const auto* e = static_cast<const ContentEntry<Fn>*>(data);
+  return barrier(
+      [&] {
+        auto it = e->completers.find(to_view(argument));
+        if (it == e->completers.end()) return AIRLOCK_STATUS_OK;
+        for (const std::string& candidate : it->second(to_view(value), parse_object(to_view(arguments), "arguments")))
+          if (const airlock_status status = e->state->host->completion_add(out, to_str(candidate));
+              status != AIRLOCK_STATUS_OK)
+            return status;
+        return AIRLOCK_STATUS_OK;
+      },
+      [&](Caught c) noexcept { return content_failed(*e->state, e->name, c); });
+}
+
+// A read callable `R(const ReadRequest&, Contents&) const` with R = void
+// (it wrote through Contents) or Text (one text content).
+template <class Fn>
+ReadFn make_read(Fn fn) {
+  static_assert(std::is_invocable_v<const Fn&, const ReadRequest&, Contents&>,
+                "a resource read is R(const airlock::sdk::ReadRequest&, airlock::sdk::Contents&) const");
+  using R = std::invoke_result_t<const Fn&, const ReadRequest&, Contents&>;
+  static_assert(std::is_void_v<R> || std::is_same_v<R, Text>, "a resource read returns void or Text");
+  return [fn = std::move(fn)](const ReadRequest& request, Contents& out) {
+    if constexpr (std::is_void_v<R>) {
+      fn(request, out);
+    } else {
+      out.add_text(fn(request, out).text);
+    }
+  };
 }
 
 }  // namespace detail
@@ -623,6 +886,84 @@ class Plugin {
   // The reason the host prints when init fails; a thrown exception sets it too.
   void set_init_error(std::string_view message) const noexcept { s_->host->set_init_error(s_->ctx, to_str(message)); }
 
+  // ABI 1.3. `fn(const ReadRequest&, Contents&) const`, returning void or
+  // Text: serves `def.uri`. Throw NotFound for "nothing there".
+  template <class Fn>
+  airlock_status resource(const ResourceDef& def, Fn fn) {
+    if (!offers_content()) return content_unsupported();
+    auto entry = std::make_shared<detail::ContentEntry<detail::ReadFn>>(
+        detail::ContentEntry<detail::ReadFn>{s_, std::string(def.uri), detail::make_read(std::move(fn))});
+    airlock_resource_def raw{};
+    raw.struct_size = sizeof raw;
+    raw.uri = to_str(def.uri);
+    raw.name = to_str(def.name);
+    raw.title = to_str(def.title);
+    raw.description = to_str(def.description);
+    raw.mime_type = to_str(def.mime_type);
+    raw.annotations = to_str(def.annotations);
+    raw.resource_data = entry.get();
+    raw.on_read = &detail::on_read;
+    s_->content.push_back(entry);
+    return record(s_->host->register_resource(s_->ctx, &raw));
+  }
+
+  // Serves every URI `def.uri_template` matches; `completers` complete its
+  // variables, by name.
+  template <class Fn>
+  airlock_status resource_template(const ResourceTemplateDef& def, Fn fn, Completers completers = {}) {
+    if (!offers_content()) return content_unsupported();
+    auto entry = std::make_shared<detail::ContentEntry<detail::ReadFn>>(detail::ContentEntry<detail::ReadFn>{
+        s_, std::string(def.uri_template), detail::make_read(std::move(fn)), std::move(completers)});
+    airlock_resource_template_def raw{};
+    raw.struct_size = sizeof raw;
+    raw.uri_template = to_str(def.uri_template);
+    raw.name = to_str(def.name);
+    raw.title = to_str(def.title);
+    raw.description = to_str(def.description);
+    raw.mime_type = to_str(def.mime_type);
+    raw.annotations = to_str(def.annotations);
+    raw.template_data = entry.get();
+    raw.on_read = &detail::on_read;
+    raw.on_complete = entry->completers.empty() ? nullptr : &detail::on_complete<detail::ReadFn>;
+    s_->content.push_back(entry);
+    return record(s_->host->register_resource_template(s_->ctx, &raw));
+  }
+
+  // `fn(const PromptRequest&, Messages&) const`; `completers` complete its
+  // arguments, by name. Throw StatusError(AIRLOCK_STATUS_INVALID_ARGUMENT,
+  // ...) for an argument value it cannot use.
+  template <class Fn>
+  airlock_status prompt(const PromptDef& def, Fn fn, Completers completers = {}) {
+    static_assert(std::is_invocable_v<const Fn&, const PromptRequest&, Messages&>,
+                  "a prompt is void(const airlock::sdk::PromptRequest&, airlock::sdk::Messages&) const");
+    if (!offers_content()) return content_unsupported();
+    auto entry = std::make_shared<detail::ContentEntry<detail::GetFn>>(detail::ContentEntry<detail::GetFn>{
+        s_, std::string(def.name), detail::GetFn(std::move(fn)), std::move(completers)});
+    boost::json::array arguments;
+    for (const PromptArgument& a : def.arguments) {
+      boost::json::object argument{{"name", a.name}};
+      if (!a.title.empty()) argument["title"] = a.title;
+      if (!a.description.empty()) argument["description"] = a.description;
+      argument["required"] = a.required;
+      arguments.push_back(std::move(argument));
+    }
+    const std::string arguments_json = def.arguments.empty() ? std::string() : boost::json::serialize(arguments);
+    airlock_prompt_def raw{};
+    raw.struct_size = sizeof raw;
+    raw.name = to_str(def.name);
+    raw.title = to_str(def.title);
+    raw.description = to_str(def.description);
+    raw.arguments = to_str(arguments_json);
+    raw.prompt_data = entry.get();
+    raw.on_get = &detail::on_get;
+    raw.on_complete = entry->completers.empty() ? nullptr : &detail::on_complete<detail::GetFn>;
+    s_->content.push_back(entry);
+    return record(s_->host->register_prompt(s_->ctx, &raw));
+  }
+
+  // For the plugin's own threads, after init (ABI 1.3).
+  Host host_handle() const noexcept { return Host(*s_->host, s_->ctx); }
+
   const airlock_host_api& host() const noexcept { return *s_->host; }
   airlock_plugin_ctx* ctx() const noexcept { return s_->ctx; }
 
@@ -630,6 +971,14 @@ class Plugin {
   airlock_status record(airlock_status status) noexcept {
     if (status != AIRLOCK_STATUS_OK && s_->first_failure == AIRLOCK_STATUS_OK) s_->first_failure = status;
     return status;
+  }
+  bool offers_content() const noexcept {
+    return s_->host->struct_size >=
+           offsetof(airlock_host_api, completion_set_total) + sizeof s_->host->completion_set_total;
+  }
+  airlock_status content_unsupported() noexcept {
+    set_init_error("resources and prompts need a host of ABI 1.3 or later");
+    return record(AIRLOCK_STATUS_UNSUPPORTED);
   }
   static airlock_sanitizer_def sanitizer_def(const SanitizerDef& def, void* data) noexcept {
     airlock_sanitizer_def raw{};

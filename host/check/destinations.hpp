@@ -1,0 +1,26 @@
+// Destination preservation, as a check (shared/seeds/002): a sanitizer may
+// drop, escape, truncate or redact, but every URL or host in its output must
+// be found in its input as the same text. The only exception is an inert
+// form of an input destination, one that carries the usual defanging marks
+// (`hxxp`, `fxp`, `[.]`, `[:]`, a backslash before a bracket): taking the
+// marks out must give a destination of the input. A sanitizer that decodes,
+// resolves, normalizes or revives (defanged in, live out) a URL fails.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace airlock::host::check {
+
+// Every `scheme://host` (the colon maybe written `[:]`, the slashes maybe
+// backslashes, userinfo included) and every bare dotted host name in `text`.
+std::vector<std::string> destinations(std::string_view text);
+
+// `text` with the defanging marks taken out; nothing is decoded.
+std::string undo_inert_marks(std::string_view text);
+
+// The destinations of `output` that `input` does not account for.
+std::vector<std::string> made_up_destinations(std::string_view input, std::string_view output);
+
+}  // namespace airlock::host::check
