@@ -477,6 +477,9 @@ int main(int argc, char** argv) {
   if (opt.idle_sessions > 0) rss_before = rss_kib(opt.pid);
   run.sessions_to_open = opt.idle_sessions;
   io.run();
+  // The gate timer belongs to io's timer service: it must go before io does.
+  run.gate.reset();
+  clients.clear();
   const auto elapsed = run.last_done - run.start;
 
   if (opt.calls > 0) {
