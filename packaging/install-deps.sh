@@ -12,6 +12,7 @@ packages=(
   libvalijson-dev json-schema-test-suite
   libre2-dev
   libssl-dev
+  libcurl4-openssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3
 )

@@ -35,9 +35,10 @@ int list_command(const std::filesystem::path& config_file) {
   fmt::print("tools:\n");
   for (const ToolRoute* route : routes.sorted()) {
     const Tool& t = *route->tool;
-    fmt::print("  {}  from {}  chain: {}{}{}\n", t.name, PluginRegistry::file_of(t.owner).c_str(),
+    fmt::print("  {}  from {}  chain: {}{}{}\n    egress: {}\n", t.name, PluginRegistry::file_of(t.owner).c_str(),
                chain_text(route->chain), t.reentrant() ? "" : "  (serialized)",
-               route->timeout_ms ? fmt::format("  timeout: {} ms", *route->timeout_ms) : "");
+               route->timeout_ms ? fmt::format("  timeout: {} ms", *route->timeout_ms) : "",
+               describe_egress(*route->egress));
   }
   fmt::print("sanitizers:\n");
   for (const auto& s : registry.sanitizers())

@@ -1,6 +1,7 @@
 #include "cli/commands.hpp"
 #include "cli/startup.hpp"
 
+#include "egress/fetcher.hpp"
 #include "executor/executor.hpp"
 #include "mcp/protocol.hpp"
 #include "mcp/session.hpp"
@@ -18,6 +19,17 @@ namespace {
 
 constexpr std::chrono::milliseconds kShutdownGrace{5000};
 
+// The host's one way out to the network, shared by every tool call; each
+// call brings its own tool's policy.
+Fetcher make_fetcher(const Config& config) {
+  FetchSettings settings;
+  settings.default_timeout = std::chrono::milliseconds(config.egress.timeout_ms);
+  settings.default_max_response_bytes = config.egress.max_response_bytes;
+  settings.max_redirects = config.egress.max_redirects;
+  settings.user_agent = std::string("airlock/") + AIRLOCK_VERSION;
+  return Fetcher(std::move(settings), Resolver(config.egress.hosts));
+}
+
 // One line per plugin, then one for how it serves: what an operator reads
 // to know the server started as configured.
 void announce(const Loaded& loaded, std::string_view how) {
@@ -31,7 +43,8 @@ void announce(const Loaded& loaded, std::string_view how) {
                  abi_text(plugin->abi_version()), provides.empty() ? "nothing" : provides);
   }
   for (const ToolRoute* route : loaded.routes->sorted())
-    spdlog::info("tool {}: chain {}", route->tool->name, route->chain ? route->chain->name() : "none");
+    spdlog::info("tool {}: chain {}, egress {}", route->tool->name, route->chain ? route->chain->name() : "none",
+                 describe_egress(*route->egress));
   spdlog::info("serving {} tools over {} (MCP {}, {})", loaded.routes->sorted().size(), how, kProtocolVersions[0],
                kProtocolVersions[1]);
 }
@@ -49,9 +62,10 @@ int serve_http(const Loaded& loaded, std::string_view listen) {
   Metrics metrics(std::move(tools), std::move(sanitizers));
 
   DeadlineTimer timer;
+  const Fetcher fetcher = make_fetcher(loaded.config);
   Executor executor(loaded.config.server.workers, loaded.config.server.queue_capacity);
   const ServerState state{loaded.config, *loaded.routes, executor, AIRLOCK_VERSION,
-                          build_tool_listing(*loaded.routes), &timer, &metrics};
+                          build_tool_listing(*loaded.routes), &timer, &metrics, &fetcher};
   {
     auto server = http::HttpServer::bind(state, *address, &metrics);
     if (!server) {
@@ -79,9 +93,10 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
   announce(*loaded, "stdio");
 
   DeadlineTimer timer;
+  const Fetcher fetcher = make_fetcher(loaded->config);
   Executor executor(loaded->config.server.workers, loaded->config.server.queue_capacity);
   const ServerState state{loaded->config, *loaded->routes, executor, AIRLOCK_VERSION,
-                          build_tool_listing(*loaded->routes), &timer};
+                          build_tool_listing(*loaded->routes), &timer, nullptr, &fetcher};
   StdioTransport transport(STDIN_FILENO, STDOUT_FILENO, loaded->config.server.max_message_bytes);
   {
     Session session(state, [&transport](std::string message, Outbound) {

@@ -10,8 +10,10 @@
 // operator reading top to bottom expects.
 #include "config/host_config.hpp"
 
+#include "egress/egress_url.hpp"
 #include "util/sha256.hpp"
 
+#include <boost/asio/ip/address.hpp>
 #include <boost/json/serialize.hpp>
 #include <openssl/crypto.h>
 #include <boost/json/value.hpp>
@@ -293,6 +295,8 @@ class ConfigReader {
         if (const auto* table = table_value(node, name)) read_transport(*table);
       } else if (name == "plugins") {
         if (const auto* table = table_value(node, name)) read_plugins(*table);
+      } else if (name == "egress") {
+        if (const auto* table = table_value(node, name)) read_egress(*table);
       } else if (name == "chains") {
         if (const auto* table = table_value(node, name)) read_chains(*table);
       } else if (name == "tools") {
@@ -678,6 +682,26 @@ class ConfigReader {
       } else if (name == "max_result_bytes") {
         if (auto value = integer_value(node, field, 1024, kNoUpperLimit))
           binding.max_result_bytes = static_cast<std::size_t>(*value);
+      } else if (name == "egress") {
+        binding.egress.emplace();
+        for (auto& [text, where] : string_list(node, field)) {
+          if (auto rule = parse_egress_rule(text)) {
+            binding.egress->push_back(std::move(*rule));
+          } else {
+            report(where, rule.error().message);
+          }
+        }
+      } else if (name == "egress_addresses") {
+        if (!table.contains("egress"))
+          report(place(node, field), "egress_addresses grants special ranges to the destinations in "
+                                     "'egress', which this table does not have");
+        for (auto& [text, where] : string_list(node, field)) {
+          if (auto range = parse_address_range(text)) {
+            binding.egress_addresses.push_back(std::move(*range));
+          } else {
+            report(where, range.error().message);
+          }
+        }
       } else if (node.is_table()) {
         // [tools.acme.search] reads as tool "acme" with a key "search".
         report_unknown_key(key, path,
@@ -688,6 +712,46 @@ class ConfigReader {
       }
     }
     config_.tools.push_back(std::move(binding));
+  }
+
+  // [egress] and its [egress.hosts] resolver table.
+  void read_egress(const toml::table& table) {
+    auto& egress = config_.egress;
+    for (const auto& [key, node] : table) {
+      const std::string name(key.str());
+      const std::string path = "egress." + key_text(name);
+      if (name == "timeout_ms") {
+        set_integer(node, path, 1, 3'600'000, egress.timeout_ms);
+      } else if (name == "max_response_bytes") {
+        set_integer(node, path, 1, std::int64_t{1} << 30, egress.max_response_bytes);
+      } else if (name == "max_redirects") {
+        set_integer(node, path, 0, 20, egress.max_redirects);
+      } else if (name == "hosts") {
+        const auto* hosts = table_value(node, path);
+        if (!hosts) continue;
+        for (const auto& [host_key, addresses] : *hosts) {
+          const std::string host = lowercase(host_key.str());
+          const std::string host_path = path + "." + key_text(host);
+          auto parsed = parse_url("http://" + host + "/");
+          if (!parsed || parsed->host_kind != HostKind::name || parsed->host != host) {
+            report(place(host_key.source(), host_path), "expected a host name, got " + quote(host));
+            continue;
+          }
+          auto& list = egress.hosts[host];
+          for (auto& [text, where] : string_list(addresses, host_path)) {
+            boost::system::error_code ec;
+            const auto address = boost::asio::ip::make_address(text, ec);
+            if (ec) {
+              report(where, "expected an IPv4 or IPv6 address, got " + quote(text));
+            } else {
+              list.push_back(address);
+            }
+          }
+        }
+      } else {
+        report_unknown_key(key, "egress");
+      }
+    }
   }
 
   // [resources."<uri glob>"] or [prompts."<name glob>"]: `chain` only.

@@ -2,6 +2,8 @@
 // checked without loading a plugin.
 #pragma once
 
+#include "egress/address_ranges.hpp"
+#include "egress/egress_policy.hpp"
 #include "util/error.hpp"
 
 #include <boost/json/object.hpp>
@@ -91,6 +93,19 @@ struct HttpConfig {
   bool access_log = true;                    // one line per request at info
 };
 
+// [egress]: how the host's fetch (ABI 1.4 call_fetch) behaves for every
+// tool. What each tool may reach is its binding's `egress`.
+struct EgressConfig {
+  // Each a default and a ceiling: a tool may ask for less, never more.
+  std::uint32_t timeout_ms = 30'000;              // 1..3600000: a fetch, all hops together
+  std::uint64_t max_response_bytes = 8u << 20;    // 1..1 GiB: body bytes kept
+  std::uint32_t max_redirects = 5;                // 0..20 hops a fetch may follow
+  // [egress.hosts]: names the host's resolver answers itself, lowercased:
+  // "name" = ["address", ...]. Pins a name without touching /etc/hosts; the
+  // answers are checked like any other.
+  std::map<std::string, std::vector<boost::asio::ip::address>> hosts;
+};
+
 struct PluginsConfig {
   std::vector<std::filesystem::path> dirs;  // absolute: relative ones resolved against the file
   OnPluginError on_error = OnPluginError::fail;
@@ -113,6 +128,11 @@ struct ToolBinding {
   std::optional<std::uint32_t> timeout_ms;
   std::optional<Mirror> mirror;
   std::optional<std::size_t> max_result_bytes;
+  // Where the tool may reach through the host's fetch; absent: nowhere (or
+  // what a later matching binding grants). `egress_addresses` belongs to the
+  // same table: special ranges (loopback, private, metadata...) it grants.
+  std::optional<std::vector<EgressRule>> egress;
+  std::vector<AddressRange> egress_addresses;
   SourcePlace place;
   SourcePlace chain_place;
 };
@@ -132,6 +152,7 @@ struct Config {
   std::filesystem::path file;  // absolute path of the TOML file
   ServerConfig server;
   HttpConfig http;
+  EgressConfig egress;
   PluginsConfig plugins;
   // The chain named "default", when declared, applies to every tool without a
   // binding; a binding's chain = "none" opts a tool out of every chain.

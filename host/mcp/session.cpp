@@ -346,6 +346,9 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
 
   airlock_call handle;
   handle.cancelled = &call->cancelled;
+  handle.tool_name = tool.name;
+  handle.egress = route.egress.get();
+  handle.fetcher = server_.fetcher;
   CallLink link(*this, *call);
   handle.channel = &link;
   airlock_status status;

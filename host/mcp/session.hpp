@@ -30,6 +30,7 @@
 
 namespace airlock::host {
 class Metrics;
+class Fetcher;
 
 // What every session of one server shares; immutable after start.
 struct ServerState {
@@ -43,6 +44,9 @@ struct ServerState {
   DeadlineTimer* timer = nullptr;
   // Counts tool calls, errors and sanitizer failures; null: not counted.
   Metrics* metrics = nullptr;
+  // Performs tools' fetches (ABI 1.4) under each tool's egress policy; null:
+  // every fetch is denied.
+  const Fetcher* fetcher = nullptr;
 };
 
 // Builds ServerState::tool_listing from the routes.

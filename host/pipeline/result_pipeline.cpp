@@ -8,7 +8,9 @@
 //   3. validate_output   structuredContent against the outputSchema, after
 //                        the chain, so a sanitizer that breaks it is caught
 //   4. mirror            structuredContent -> a text block, when asked
-//   5. envelope          untrusted text framed, isError and _meta settled
+//   5. envelope          untrusted text framed, isError and _meta settled,
+//                        the egress provenance written (after the chain, so
+//                        no sanitizer and no tool can forge or drop it)
 //   6. fit_budget        cut text leaves to the byte budget, or withhold
 //   7. serialize         (done by fit_budget: it had to measure anyway)
 //
@@ -298,10 +300,36 @@ bool fit_budget(const ToolRoute& route, boost::json::object& result, std::string
   return false;
 }
 
+// Part of stage 5: _meta["airlock/egress"] lists every destination the call
+// reached or was refused, in order. Whatever a tool or a sanitizer wrote
+// under that key is replaced: only the host's record is provenance.
+void write_provenance(const std::vector<EgressRecord>& records, boost::json::object& result) {
+  auto* meta = result.if_contains("_meta");
+  if (meta && meta->is_object()) meta->get_object().erase(kEgressMetaKey);
+  if (records.empty()) return;
+  boost::json::array list;
+  for (const auto& record : records) {
+    boost::json::object entry{{"url", record.url}, {"host", record.host}, {"port", record.port}};
+    if (!record.address.empty()) entry["address"] = record.address;
+    entry["decision"] = record.allowed ? "allowed" : "denied";
+    entry["rule"] = record.rule;
+    if (record.http_status != 0) entry["status"] = record.http_status;
+    if (record.allowed) entry["bytes"] = record.bytes;
+    if (record.truncated) entry["truncated"] = true;
+    if (!record.error.empty()) entry["error"] = record.error;
+    list.push_back(std::move(entry));
+  }
+  auto& slot = result["_meta"];
+  if (!slot.is_object()) slot = boost::json::object{};
+  slot.get_object()[kEgressMetaKey] = std::move(list);
+}
+
 bool run_stages(const ToolRoute& route, std::optional<boost::json::object> result, const RequestContext& context,
-                std::string_view raw_arguments, std::string& out) {
+                std::string_view raw_arguments, const std::vector<EgressRecord>& egress, std::string& out) {
   const auto withhold = [&](std::string_view text) {
-    append_json(out, error_result(text));
+    auto withheld = error_result(text);
+    write_provenance(egress, withheld);
+    append_json(out, withheld);
     return true;
   };
   if (!result || !sanitize(route, *result, context, raw_arguments)) return withhold(kWithheldText);
@@ -313,6 +341,7 @@ bool run_stages(const ToolRoute& route, std::optional<boost::json::object> resul
   }
   mirror(route, *result);
   if (!envelope(route, *result)) return withhold(kWithheldText);
+  write_provenance(egress, *result);
   const bool error = is_error(*result);
   if (!fit_budget(route, *result, out)) return withhold(kOverBudgetText);
   return error;
@@ -322,7 +351,8 @@ bool run_stages(const ToolRoute& route, std::optional<boost::json::object> resul
 
 bool run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
                          std::string_view raw_arguments, std::string& out) {
-  return run_stages(route, check_payload(*route.tool, outcome), context, raw_arguments, out);
+  const std::vector<EgressRecord> egress = std::move(outcome.output.egress);
+  return run_stages(route, check_payload(*route.tool, outcome), context, raw_arguments, egress, out);
 }
 
 std::string run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
@@ -334,7 +364,8 @@ std::string run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome,
 
 bool run_invalid_arguments_pipeline(const ToolRoute& route, std::string_view failure, const RequestContext& context,
                                     std::string_view raw_arguments, std::string& out) {
-  return run_stages(route, error_result(fmt::format("invalid arguments: {}", failure)), context, raw_arguments, out);
+  return run_stages(route, error_result(fmt::format("invalid arguments: {}", failure)), context, raw_arguments, {},
+                    out);
 }
 
 }  // namespace airlock::host

@@ -52,7 +52,8 @@ Result<std::unique_ptr<ToolRoutes>> ToolRoutes::build(const Config& config, cons
   for (const Tool* tool : registry.tools()) {
     ToolRoute route{tool, default_chain, config.server.mirror, std::nullopt, config.server.max_result_bytes,
                     std::chrono::milliseconds(config.server.sanitizer_timeout_ms)};
-    bool chain_bound = false, mirror_bound = false, timeout_bound = false, budget_bound = false;
+    bool chain_bound = false, mirror_bound = false, timeout_bound = false, budget_bound = false,
+         egress_bound = false;
     // Bindings are in file order; for each setting the first match wins.
     for (const auto& binding : config.tools) {
       if (!glob_match(binding.pattern, tool->name)) continue;
@@ -72,6 +73,10 @@ Result<std::unique_ptr<ToolRoutes>> ToolRoutes::build(const Config& config, cons
         budget_bound = true;
         route.max_result_bytes = *binding.max_result_bytes;
       }
+      if (binding.egress && !egress_bound) {
+        egress_bound = true;
+        route.egress = std::make_shared<const EgressPolicy>(*binding.egress, binding.egress_addresses);
+      }
     }
     routes->routes_.emplace(tool->name, route);
   }
@@ -81,6 +86,21 @@ Result<std::unique_ptr<ToolRoutes>> ToolRoutes::build(const Config& config, cons
   if (!content) return content.error();
   routes->content_ = std::move(*content);
   return routes;
+}
+
+std::string describe_egress(const EgressPolicy& policy) {
+  if (policy.empty()) return "none (every fetch is denied)";
+  std::string text;
+  for (const auto& rule : policy.rules()) text += (text.empty() ? "" : ", ") + rule.text;
+  if (!policy.granted_addresses().empty()) {
+    text += "; addresses ";
+    bool first = true;
+    for (const auto& range : policy.granted_addresses()) {
+      text += (first ? "" : ", ") + range.text;
+      first = false;
+    }
+  }
+  return text;
 }
 
 const ToolRoute* ToolRoutes::find(std::string_view tool_name) const {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "config/host_config.hpp"
+#include "egress/egress_policy.hpp"
 #include "pipeline/content_routes.hpp"
 #include "pipeline/sanitizer_chain.hpp"
 #include "plugins/plugin_registry.hpp"
@@ -23,7 +24,15 @@ struct ToolRoute {
   std::optional<std::uint32_t> timeout_ms;
   std::size_t max_result_bytes = 1u << 20;
   std::chrono::milliseconds sanitizer_timeout{1000};
+  // What the tool may reach through the host's fetch; never null (an empty
+  // policy grants nothing). Shared: a running call keeps it.
+  std::shared_ptr<const EgressPolicy> egress = std::make_shared<const EgressPolicy>();
 };
+
+// A tool's egress set as an operator reads it in `airlock list` and the start
+// log: "none (every fetch is denied)", or the grants in order, then the
+// special address ranges granted.
+std::string describe_egress(const EgressPolicy& policy);
 
 class ToolRoutes {
  public:

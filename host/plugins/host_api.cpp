@@ -5,6 +5,7 @@
 
 #include "config/host_config.hpp"
 #include "plugins/content_api.hpp"
+#include "plugins/fetch_api.hpp"
 #include "util/utf8.hpp"
 
 #include <boost/json/parse.hpp>
@@ -434,6 +435,7 @@ constexpr airlock_host_api kHostApi = {
     content_api::prompt_add_message,
     content_api::completion_add,
     content_api::completion_set_total,
+    fetch_api::call_fetch,
 };
 
 }  // namespace

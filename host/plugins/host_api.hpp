@@ -2,6 +2,8 @@
 // the function table every plugin receives.
 #pragma once
 
+#include "egress/egress_policy.hpp"
+#include "egress/fetcher.hpp"
 #include "plugins/content_catalog.hpp"
 #include "plugins/plugin_types.hpp"
 
@@ -27,6 +29,9 @@ struct Config;
 
 // The _meta key under which untrusted text is labelled (see airlock.h).
 inline constexpr std::string_view kUntrustedMetaKey = "airlock/untrusted";
+// The _meta key under which a result lists the destinations its call reached
+// or was refused (see EGRESS in airlock.h).
+inline constexpr std::string_view kEgressMetaKey = "airlock/egress";
 
 // [A-Za-z0-9._:@/-]{1,64}: what may name the source of untrusted text. The
 // host writes the source into the frame it puts around that text, so nothing
@@ -116,6 +121,15 @@ struct airlock_call {
   // What call_client_request handed out; a deque never moves its elements,
   // so every reply stays where the plugin was told it is until on_call returns.
   std::deque<std::string> replies;
+
+  // Egress (ABI 1.4). The acting tool, for the audit log; its own policy
+  // (null: it may reach nothing); the host's fetcher (null: no network here,
+  // as in `airlock check`).
+  std::string_view tool_name;
+  const airlock::host::EgressPolicy* egress = nullptr;
+  const airlock::host::Fetcher* fetcher = nullptr;
+  std::mutex fetch_mutex;  // guards fetched and output.egress: call_fetch may run on a tool's own threads
+  std::deque<std::string> fetched;  // what call_fetch lent out, kept until on_call returns
 };
 
 // The output of one text sanitizer step.

@@ -2,6 +2,7 @@
 // their definitions copied, parsed and ready for the hot path.
 #pragma once
 
+#include "egress/fetcher.hpp"
 #include "pipeline/schema_validator.hpp"
 
 #include <airlock/airlock.h>
@@ -67,6 +68,9 @@ struct ToolOutput {
     std::string source;
   };
   std::vector<UntrustedField> untrusted_fields;  // result_mark_untrusted
+  // Every destination the call reached or was refused (call_fetch), in
+  // order: the result's provenance, added after the chain.
+  std::vector<EgressRecord> egress;
 };
 
 }  // namespace airlock::host

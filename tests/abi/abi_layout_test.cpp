@@ -1,4 +1,4 @@
-// abi_layout_test.cpp — pins the released ABI (1.0 to 1.3) as data: every
+// abi_layout_test.cpp — pins the released ABI (1.0 to 1.4) as data: every
 // offset, size, signature and number of airlock.h, for x86_64 LP64. A failure here means a
 // change broke plugins already built; grow structs at their end instead.
 #include <airlock/airlock.h>
@@ -105,9 +105,33 @@ AIRLOCK_PIN_TYPE(airlock_prompt_def, on_get,
                  airlock_status (*)(void*, const airlock_request_context*, airlock_str, airlock_str,
                                     airlock_prompt_writer*));
 
+// ABI 1.4: the egress structs.
+static_assert(sizeof(airlock_fetch_header) == 32);
+AIRLOCK_PIN(airlock_fetch_header, name, 0);
+AIRLOCK_PIN(airlock_fetch_header, value, 16);
+static_assert(sizeof(airlock_fetch_request) == 88);
+AIRLOCK_PIN(airlock_fetch_request, struct_size, 0);
+AIRLOCK_PIN(airlock_fetch_request, flags, 4);
+AIRLOCK_PIN(airlock_fetch_request, method, 8);
+AIRLOCK_PIN(airlock_fetch_request, url, 24);
+AIRLOCK_PIN(airlock_fetch_request, headers, 40);
+AIRLOCK_PIN(airlock_fetch_request, header_count, 48);
+AIRLOCK_PIN(airlock_fetch_request, body, 56);
+AIRLOCK_PIN(airlock_fetch_request, timeout_ms, 72);
+AIRLOCK_PIN(airlock_fetch_request, max_response_bytes, 80);
+static_assert(sizeof(airlock_fetch_response) == 80);
+AIRLOCK_PIN(airlock_fetch_response, struct_size, 0);
+AIRLOCK_PIN(airlock_fetch_response, http_status, 4);
+AIRLOCK_PIN(airlock_fetch_response, final_url, 8);
+AIRLOCK_PIN(airlock_fetch_response, content_type, 24);
+AIRLOCK_PIN(airlock_fetch_response, body, 40);
+AIRLOCK_PIN(airlock_fetch_response, truncated, 56);
+AIRLOCK_PIN(airlock_fetch_response, error, 64);
+
 // 1.0 ends at result_write (112 bytes); 1.1 adds two members (128 bytes);
-// 1.2 adds six (176 bytes); 1.3 adds fifteen (296 bytes).
-static_assert(sizeof(airlock_host_api) == 296);
+// 1.2 adds six (176 bytes); 1.3 adds fifteen (296 bytes); 1.4 adds one (304).
+static_assert(sizeof(airlock_host_api) == 304);
+AIRLOCK_PIN(airlock_host_api, call_fetch, 296);
 AIRLOCK_PIN(airlock_host_api, struct_size, 0);
 AIRLOCK_PIN(airlock_host_api, abi_version, 4);
 AIRLOCK_PIN(airlock_host_api, set_plugin_info, 8);
@@ -192,6 +216,8 @@ AIRLOCK_PIN_TYPE(airlock_host_api, prompt_add_resource,
 AIRLOCK_PIN_TYPE(airlock_host_api, prompt_add_message, airlock_status (*)(airlock_prompt_writer*, airlock_str));
 AIRLOCK_PIN_TYPE(airlock_host_api, completion_add, airlock_status (*)(airlock_completion_writer*, airlock_str));
 AIRLOCK_PIN_TYPE(airlock_host_api, completion_set_total, airlock_status (*)(airlock_completion_writer*, uint64_t));
+AIRLOCK_PIN_TYPE(airlock_host_api, call_fetch,
+                 airlock_status (*)(airlock_call*, const airlock_fetch_request*, airlock_fetch_response*));
 
 static_assert(std::is_same_v<airlock_status, std::int32_t>);
 static_assert(std::is_same_v<airlock_log_level, std::int32_t>);
@@ -199,10 +225,10 @@ static_assert(std::is_same_v<airlock_client_log_level, std::int32_t>);
 static_assert(std::is_same_v<decltype(airlock_plugin_abi_version), std::uint32_t()>);
 static_assert(std::is_same_v<decltype(airlock_plugin_init), airlock_status(const airlock_host_api*, airlock_plugin_ctx*)>);
 
-TEST(AbiLayout, VersionIsOnePointThree) {
-  EXPECT_EQ(AIRLOCK_ABI_VERSION, 0x00010003u);
+TEST(AbiLayout, VersionIsOnePointFour) {
+  EXPECT_EQ(AIRLOCK_ABI_VERSION, 0x00010004u);
   EXPECT_EQ(AIRLOCK_ABI_VERSION_MAJOR, 1);
-  EXPECT_EQ(AIRLOCK_ABI_VERSION_MINOR, 3);
+  EXPECT_EQ(AIRLOCK_ABI_VERSION_MINOR, 4);
   EXPECT_TRUE((std::is_same_v<std::remove_cv_t<decltype(AIRLOCK_ABI_VERSION)>, std::uint32_t>));
 }
 
@@ -217,6 +243,8 @@ TEST(AbiLayout, StatusValuesNeverChange) {
   EXPECT_EQ(AIRLOCK_STATUS_UNSUPPORTED, 7);
   EXPECT_EQ(AIRLOCK_STATUS_TIMEOUT, 8);    // ABI 1.2
   EXPECT_EQ(AIRLOCK_STATUS_NOT_FOUND, 9);  // ABI 1.3
+  EXPECT_EQ(AIRLOCK_STATUS_DENIED, 10);         // ABI 1.4
+  EXPECT_EQ(AIRLOCK_STATUS_NETWORK_ERROR, 11);  // ABI 1.4
 }
 
 TEST(AbiLayout, ClientLogLevelsNeverChange) {
@@ -238,6 +266,7 @@ TEST(AbiLayout, LogLevelsAndToolFlagsNeverChange) {
   EXPECT_EQ(AIRLOCK_LOG_ERROR, 4);
   EXPECT_EQ(AIRLOCK_TOOL_REENTRANT, 1u);
   EXPECT_EQ(AIRLOCK_TOOL_CANCELLABLE, 2u);
+  EXPECT_EQ(AIRLOCK_FETCH_FOLLOW_REDIRECTS, 1u);  // ABI 1.4
 }
 
 // The pins above are compile-time; this keeps them visible in test output.
@@ -250,5 +279,7 @@ TEST(AbiLayout, StructSizesMatchTheReleasedLayout) {
   EXPECT_EQ(sizeof(airlock_resource_def), 120u);           // ABI 1.3
   EXPECT_EQ(sizeof(airlock_resource_template_def), 128u);  // ABI 1.3
   EXPECT_EQ(sizeof(airlock_prompt_def), 96u);              // ABI 1.3
-  EXPECT_EQ(sizeof(airlock_host_api), 296u);  // 1.0: 112; 1.1: 128; 1.2: 176; 1.3 added fifteen members
+  EXPECT_EQ(sizeof(airlock_fetch_request), 88u);   // ABI 1.4
+  EXPECT_EQ(sizeof(airlock_fetch_response), 80u);  // ABI 1.4
+  EXPECT_EQ(sizeof(airlock_host_api), 304u);  // 1.0: 112; 1.1: 128; 1.2: 176; 1.3: 296; 1.4 added call_fetch
 }

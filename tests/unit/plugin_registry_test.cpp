@@ -129,6 +129,7 @@ TEST(PluginRegistry, ListsToolsSortedByNameNotByLoadOrder) {
     expected.push_back("example.echo");
     expected.push_back("example.hello-c");
   }
+  expected.push_back("fetch");  // airlock.fetch, first party, under its default name
   expected.push_back("frozen.echo");
   EXPECT_EQ(tool_names(*registry), expected);
 }

@@ -88,6 +88,27 @@
  *   [prompts."<name glob>"], else the "default" chain): its text sanitizers
  *   run over every text in it, and any failure withholds the whole answer,
  *   as for tool results. Result sanitizers see tool results only.
+ *
+ * EGRESS (ABI 1.4)
+ *   A tool reaches the network only through call_fetch. The operator grants
+ *   each tool a set of destinations in the host's TOML ([tools."<name>"]
+ *   egress = ["https://api.example.com", "*.example.org:8443"]); a tool with
+ *   no grants reaches nothing. Before any connection the host parses the
+ *   URL as written (never decoding or normalizing it), checks its scheme,
+ *   host and port against the set of the tool making the call, resolves the
+ *   name itself, refuses loopback, private, link-local, shared and cloud
+ *   metadata addresses unless the set grants them (egress_addresses, or the
+ *   address written literally in a grant), and connects only to an address
+ *   it checked. A redirect is followed only when the request allows it, and
+ *   each hop is checked as a new destination against the same set. A URL a
+ *   tool received in its arguments gets no grant from the tool that produced
+ *   it: it is checked against the acting tool's own set like any other.
+ *   Every destination a call reached or was refused is listed, after the
+ *   sanitizer chain ran, in the result's
+ *     "_meta": {"airlock/egress": [{"url", "host", "port", "address"?,
+ *               "decision": "allowed"|"denied", "rule", "status"?,
+ *               "bytes"?, "truncated"?, "error"?}, ...]}
+ *   in the order the host met them, and in the host's audit log.
  */
 #ifndef AIRLOCK_AIRLOCK_H
 #define AIRLOCK_AIRLOCK_H
@@ -100,7 +121,7 @@ extern "C" {
 #endif
 
 #define AIRLOCK_ABI_VERSION_MAJOR 1
-#define AIRLOCK_ABI_VERSION_MINOR 3
+#define AIRLOCK_ABI_VERSION_MINOR 4
 /* (major << 16) | minor, as a uint32_t. Written without casts so that C++
  * code compiled with -Wold-style-cast can use it. */
 #define AIRLOCK_ABI_VERSION (AIRLOCK_ABI_VERSION_MAJOR * 65536u + AIRLOCK_ABI_VERSION_MINOR)
@@ -149,6 +170,11 @@ typedef int32_t airlock_status;
 /* Added in ABI 1.3: the resource, template or prompt asked for does not
  * exist (from on_read, the client gets -32002 "Resource not found"). */
 #define AIRLOCK_STATUS_NOT_FOUND 9
+/* Added in ABI 1.4: the egress layer refused a destination (call_fetch). */
+#define AIRLOCK_STATUS_DENIED 10
+/* Added in ABI 1.4: a network action failed: no connection, a TLS failure,
+ * a malformed response (call_fetch). */
+#define AIRLOCK_STATUS_NETWORK_ERROR 11
 
 /* Log levels for airlock_host_api.log; the host maps them to its own. */
 typedef int32_t airlock_log_level;
@@ -440,6 +466,53 @@ typedef struct airlock_prompt_def {
 } airlock_prompt_def;
 
 /* ------------------------------------------------------------------------ */
+/* Egress (ABI 1.4)                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* One request header. Both borrowed by the host for the duration of
+ * call_fetch; neither may hold CR, LF or NUL. */
+typedef struct airlock_fetch_header {
+  airlock_str name;
+  airlock_str value;
+} airlock_fetch_header;
+
+/* Fetch flags (airlock_fetch_request.flags). */
+/* Follow redirects (301, 302, 303, 307, 308), at most the host's limit, each
+ * hop checked as a new destination. Without it a redirect is the response. */
+#define AIRLOCK_FETCH_FOLLOW_REDIRECTS 1u
+
+/* What a tool asks the host to fetch. The plugin owns it; the host reads it
+ * during call_fetch only. */
+typedef struct airlock_fetch_request {
+  uint32_t struct_size;  /* sizeof(airlock_fetch_request) as the plugin compiled it */
+  uint32_t flags;        /* AIRLOCK_FETCH_* */
+  airlock_str method;    /* "GET" when empty; an RFC 9110 token */
+  airlock_str url;       /* absolute http:// or https:// URL, ASCII, as written */
+  const airlock_fetch_header* headers; /* may be NULL when header_count is 0 */
+  size_t header_count;
+  airlock_str body;            /* sent as is; empty: none */
+  /* Both at most the operator's [egress] settings, which are also the
+   * defaults (0): a tool may ask for less, never more. */
+  uint32_t timeout_ms;         /* whole fetch, every hop together */
+  uint64_t max_response_bytes; /* body bytes kept */
+} airlock_fetch_request;
+
+/* What the host answers. The plugin passes it zeroed except struct_size; the
+ * host fills the members struct_size covers. OWNERSHIP: every airlock_str is
+ * host memory, valid until on_call returns. */
+typedef struct airlock_fetch_response {
+  uint32_t struct_size;   /* sizeof(airlock_fetch_response) as the plugin compiled it */
+  int32_t http_status;    /* of the last hop; 0 when none answered */
+  airlock_str final_url;  /* the URL of the last hop, as the host parsed it */
+  airlock_str content_type; /* the last hop's Content-Type; empty when none */
+  airlock_str body;       /* bytes as received (any encoding), at most the limit */
+  int32_t truncated;      /* 1 when the body was cut at max_response_bytes */
+  /* On any status but OK: what went wrong, for the model and the operator;
+   * for DENIED it names the destination and the rule that refused it. */
+  airlock_str error;
+} airlock_fetch_response;
+
+/* ------------------------------------------------------------------------ */
 /* What the host offers                                                     */
 /* ------------------------------------------------------------------------ */
 
@@ -689,7 +762,36 @@ typedef struct airlock_host_api {
    * is told there are more). Only inside on_complete, on its thread. */
   airlock_status (*completion_set_total)(airlock_completion_writer* out, uint64_t total);
 
-  /* Added in ABI 1.4 and later: below this line. */
+  /* --- Added in ABI 1.4: read only if struct_size covers the member. --- */
+  /* See EGRESS. */
+
+  /* Performs an HTTP(S) request for the calling tool, as that tool: its own
+   * egress set decides every destination. BLOCKS the calling thread until
+   * the response is in, the timeout passes or the call is cancelled. Only
+   * while on_call runs, on its thread or one on_call joins; thread-safe.
+   * `response->struct_size` must be set by the plugin. Response headers
+   * other than Content-Type are not returned; Set-Cookie is never kept.
+   * Returns
+   *   OK                an HTTP response arrived (any status, 4xx and 5xx
+   *                     included); truncated says whether the body was cut;
+   *   DENIED            a destination (the URL, a redirect hop, or every
+   *                     address its name resolved to) is outside the tool's
+   *                     set; nothing was sent there;
+   *   NETWORK_ERROR     no response: the name did not resolve, no connection,
+   *                     TLS failed, too many redirects, a malformed response;
+   *   TIMEOUT           timeout_ms (or the host's default) passed;
+   *   CANCELLED         the call was cancelled before or while it waited;
+   *   INVALID_ARGUMENT  a NULL argument, a URL that is not an absolute
+   *                     http(s) URL the host can read without decoding it, a
+   *                     bad method or header, a header the host sets itself
+   *                     (Host, Content-Length, Transfer-Encoding, Connection);
+   *                     nothing was sent.
+   * On any status but OK, `response->error` says why (unless `call` or
+   * `response` was NULL, when nothing is written). */
+  airlock_status (*call_fetch)(airlock_call* call, const airlock_fetch_request* request,
+                               airlock_fetch_response* response);
+
+  /* Added in ABI 1.5 and later: below this line. */
 } airlock_host_api;
 
 /* ------------------------------------------------------------------------ */

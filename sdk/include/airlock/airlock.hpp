@@ -155,6 +155,32 @@ struct ClientReply {
   bool ok() const noexcept { return status == AIRLOCK_STATUS_OK; }
 };
 
+// What Call::fetch asks the host for (ABI 1.4, EGRESS in airlock.h). The
+// acting tool's egress set decides every destination.
+struct FetchRequest {
+  std::string method = "GET";
+  std::string url{};
+  std::vector<std::pair<std::string, std::string>> headers{};
+  std::string body{};
+  bool follow_redirects = false;   // each hop is checked again by the host
+  std::uint32_t timeout_ms = 0;    // 0: the host's default
+  std::uint64_t max_response_bytes = 0;  // 0: the host's default
+};
+
+// What the host answered Call::fetch. `status` is call_fetch's: OK (any
+// HTTP status), DENIED, NETWORK_ERROR, TIMEOUT, CANCELLED, INVALID_ARGUMENT
+// or UNSUPPORTED (a host older than ABI 1.4); `error` says why when not OK.
+struct FetchResponse {
+  airlock_status status = AIRLOCK_STATUS_INTERNAL;
+  int http_status = 0;
+  std::string final_url{};
+  std::string content_type{};
+  std::string body{};
+  bool truncated = false;
+  std::string error{};
+  bool ok() const noexcept { return status == AIRLOCK_STATUS_OK; }
+};
+
 // A tool as airlock_tool_def has it; every JSON field is JSON text. The host
 // copies all of it during registration.
 struct ToolDef {
@@ -302,6 +328,37 @@ class Call {
     const airlock_status status =
         fn(call_, to_str(method), to_str(params_json), static_cast<std::uint32_t>(ms), &reply);
     return ClientReply{status, std::string(to_view(reply))};
+  }
+  // ABI 1.4: an HTTP(S) request through the host's egress layer, blocking.
+  // Never throws for the outcome (a denial is a status): look at the status.
+  FetchResponse fetch(const FetchRequest& request) const {
+    const auto fn = offered(&airlock_host_api::call_fetch, offsetof(airlock_host_api, call_fetch));
+    if (fn == nullptr)
+      return FetchResponse{AIRLOCK_STATUS_UNSUPPORTED, 0, {}, {}, {}, false, "this host predates egress (ABI 1.4)"};
+    std::vector<airlock_fetch_header> headers;
+    headers.reserve(request.headers.size());
+    for (const auto& [name, value] : request.headers) headers.push_back(airlock_fetch_header{to_str(name), to_str(value)});
+    airlock_fetch_request in{};
+    in.struct_size = sizeof in;
+    in.flags = request.follow_redirects ? AIRLOCK_FETCH_FOLLOW_REDIRECTS : 0u;
+    in.method = to_str(request.method);
+    in.url = to_str(request.url);
+    in.headers = headers.empty() ? nullptr : headers.data();
+    in.header_count = headers.size();
+    in.body = to_str(request.body);
+    in.timeout_ms = request.timeout_ms;
+    in.max_response_bytes = request.max_response_bytes;
+    airlock_fetch_response out{};
+    out.struct_size = sizeof out;
+    FetchResponse response;
+    response.status = fn(call_, &in, &out);
+    response.http_status = out.http_status;
+    response.final_url = std::string(to_view(out.final_url));
+    response.content_type = std::string(to_view(out.content_type));
+    response.body = std::string(to_view(out.body));
+    response.truncated = out.truncated != 0;
+    response.error = std::string(to_view(out.error));
+    return response;
   }
   // sampling/createMessage: the client's CreateMessageResult. Throws
   // Cancelled, or StatusError(TOOL_ERROR) saying why there is no result (no
