@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# The installed SDK used from the install alone (see CMakeLists.txt here for
+# the environment it is run with): install into a fresh prefix, check the
+# layout, build and run a vendor's GoogleTest suite out of tree through
+# find_package(airlock), and build a C plugin through pkg-config that the
+# installed server loads. Every failure names what was wrong.
+set -euo pipefail
+
+fail() {
+  echo "installed_sdk_test: $*" >&2
+  exit 1
+}
+
+for var in AIRLOCK_BUILD_DIR AIRLOCK_EXAMPLE_DIR AIRLOCK_C_PLUGIN AIRLOCK_VERSION AIRLOCK_VERSION_MAJOR \
+  AIRLOCK_BINDIR AIRLOCK_LIBDIR AIRLOCK_INCLUDEDIR AIRLOCK_CMAKE AIRLOCK_GENERATOR AIRLOCK_C_COMPILER \
+  AIRLOCK_CXX_COMPILER PKG_CONFIG; do
+  [ -n "${!var:-}" ] || fail "$var is not set (run this through ctest)"
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/airlock-installed-sdk.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+libdir=$prefix/$AIRLOCK_LIBDIR
+started=$SECONDS
+
+# Every command runs within what is left of a budget under ctest's TIMEOUT
+# (300 s), so that a hang fails here, where the temporary tree is removed.
+bounded() {
+  local left=$((240 - (SECONDS - started)))
+  [ "$left" -gt 0 ] || fail "out of time before: $*"
+  timeout --kill-after=5 "$left" "$@"
+}
+
+# A command's output is shown only when it fails.
+quietly() {
+  local log=$work/last.log
+  if ! bounded "$@" >"$log" 2>&1; then
+    cat "$log" >&2
+    fail "failed: $*"
+  fi
+}
+
+echo "-- installing $AIRLOCK_BUILD_DIR into $prefix"
+for component in runtime dev; do
+  quietly "$AIRLOCK_CMAKE" --install "$AIRLOCK_BUILD_DIR" --prefix "$prefix" --component "$component"
+done
+
+echo "-- checking the layout"
+testing_lib=$libdir/libairlock-testing.so
+for file in \
+  "$AIRLOCK_BINDIR/airlock" \
+  "$AIRLOCK_INCLUDEDIR/airlock/airlock.h" \
+  "$AIRLOCK_INCLUDEDIR/airlock/airlock.hpp" \
+  "$AIRLOCK_INCLUDEDIR/airlock/testing.hpp" \
+  "$AIRLOCK_LIBDIR/libairlock-testing.so" \
+  "$AIRLOCK_LIBDIR/libairlock-testing.so.$AIRLOCK_VERSION_MAJOR" \
+  "$AIRLOCK_LIBDIR/libairlock-testing.so.$AIRLOCK_VERSION" \
+  "$AIRLOCK_LIBDIR/cmake/airlock/airlockConfig.cmake" \
+  "$AIRLOCK_LIBDIR/cmake/airlock/airlockConfigVersion.cmake" \
+  "$AIRLOCK_LIBDIR/cmake/airlock/airlockTargets.cmake" \
+  "$AIRLOCK_LIBDIR/cmake/airlock/airlockTestingTargets.cmake" \
+  "$AIRLOCK_LIBDIR/cmake/airlock/AirlockPlugin.cmake" \
+  "$AIRLOCK_LIBDIR/pkgconfig/airlock.pc" \
+  "$AIRLOCK_LIBDIR/airlock/plugins/airlock_identity.so"; do
+  [ -f "$prefix/$file" ] || fail "the install has no $file"
+done
+[ -x "$prefix/$AIRLOCK_BINDIR/airlock" ] || fail "$AIRLOCK_BINDIR/airlock is not executable"
+
+# Relocatable: nothing installed carries a search path into the build tree.
+shopt -s nullglob
+plugins=("$libdir"/airlock/plugins/*.so)
+for file in "$prefix/$AIRLOCK_BINDIR/airlock" "$testing_lib" "${plugins[@]}"; do
+  paths=$(readelf -d "$file" | grep -E '\((RPATH|RUNPATH)\)' || true)
+  [ -z "$paths" ] || fail "${file#"$prefix"/} has a search path: $paths"
+done
+for plugin in "${plugins[@]}"; do
+  grep -qw airlock_plugin_init <<<"$(nm -D --defined-only "$plugin")" ||
+    fail "${plugin#"$prefix"/} is in the plugin directory but exports no airlock_plugin_init"
+done
+
+soname=$(readelf -d "$testing_lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+[ "$soname" = "libairlock-testing.so.$AIRLOCK_VERSION_MAJOR" ] ||
+  fail "libairlock-testing.so has SONAME '$soname', not libairlock-testing.so.$AIRLOCK_VERSION_MAJOR"
+
+# Exports: the airlock::testing API and nothing else (no engine, no Boost,
+# spdlog or RE2 inline code).
+exports=$(nm -D --defined-only "$testing_lib" | c++filt | cut -d' ' -f3-)
+for api in 'airlock::testing::contract_cases(' 'airlock::testing::contract_case_name' 'airlock::testing::PrintTo('; do
+  grep -qF "$api" <<<"$exports" || fail "libairlock-testing.so does not export $api"
+done
+strays=$(grep -vF 'airlock::testing::' <<<"$exports" || true)
+[ -z "$strays" ] || fail "libairlock-testing.so exports symbols outside airlock::testing:
+$(head -20 <<<"$strays")"
+
+echo "-- building examples/check-my-sanitizer out of tree"
+build=$work/check-my-sanitizer
+configure=(
+  "$AIRLOCK_CMAKE" -S "$AIRLOCK_EXAMPLE_DIR" -B "$build" -G "$AIRLOCK_GENERATOR"
+  "-DCMAKE_PREFIX_PATH=$prefix"
+  -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
+  -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF
+  "-DCMAKE_C_COMPILER=$AIRLOCK_C_COMPILER"
+  "-DCMAKE_CXX_COMPILER=$AIRLOCK_CXX_COMPILER"
+  "-DCMAKE_BUILD_TYPE=${AIRLOCK_BUILD_TYPE:-}"
+  "-DCMAKE_CXX_FLAGS=${AIRLOCK_CXX_FLAGS:-}"
+  "-DCMAKE_EXE_LINKER_FLAGS=${AIRLOCK_EXE_LINKER_FLAGS:-}"
+  "-DCMAKE_SHARED_LINKER_FLAGS=${AIRLOCK_SHARED_LINKER_FLAGS:-}"
+  "-DCMAKE_MODULE_LINKER_FLAGS=${AIRLOCK_MODULE_LINKER_FLAGS:-}"
+)
+[ -z "${AIRLOCK_MAKE_PROGRAM:-}" ] || configure+=("-DCMAKE_MAKE_PROGRAM=$AIRLOCK_MAKE_PROGRAM")
+quietly "${configure[@]}"
+found_at=$(sed -n 's/^airlock_DIR:PATH=//p' "$build/CMakeCache.txt")
+[ "$found_at" = "$libdir/cmake/airlock" ] ||
+  fail "find_package(airlock) found '$found_at', not the install at $libdir/cmake/airlock"
+quietly "$AIRLOCK_CMAKE" --build "$build" --parallel 2
+
+linked=$(ldd "$build/check_my_sanitizer" | awk '$1 ~ /^libairlock-testing/ { print $3 }')
+[ "$linked" = "$libdir/libairlock-testing.so.$AIRLOCK_VERSION_MAJOR" ] ||
+  fail "check_my_sanitizer loads libairlock-testing from '$linked', not from the install"
+# The flags really reached the out-of-tree build: in a sanitizer build, the
+# binary carries the same sanitizer runtime as the installed library.
+case " ${AIRLOCK_CXX_FLAGS:-} " in
+  *-fsanitize=*address*) runtime=libasan ;;
+  *-fsanitize=*thread*) runtime=libtsan ;;
+  *) runtime= ;;
+esac
+if [ -n "$runtime" ]; then
+  for file in "$build/check_my_sanitizer" "$testing_lib"; do
+    grep -q "$runtime" <<<"$(ldd "$file")" || fail "${file#"$work"/} is not linked with $runtime, as this build is"
+  done
+fi
+
+echo "-- running check_my_sanitizer"
+if ! bounded "$build/check_my_sanitizer" --gtest_brief=1 >"$work/gtest.log" 2>&1; then
+  cat "$work/gtest.log" >&2
+  fail "check_my_sanitizer, built against the installed SDK, failed"
+fi
+passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\{0,1\}\.$/\1/p' "$work/gtest.log")
+[ "${passed:-0}" -gt 0 ] || {
+  cat "$work/gtest.log" >&2
+  fail "check_my_sanitizer ran no contract test"
+}
+echo "   $passed contract tests passed"
+
+echo "-- building a C plugin through pkg-config"
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+version=$("$PKG_CONFIG" --modversion airlock) || fail "pkg-config does not find airlock.pc in $PKG_CONFIG_PATH"
+[ "$version" = "$AIRLOCK_VERSION" ] || fail "airlock.pc has version $version, not $AIRLOCK_VERSION"
+libs=$("$PKG_CONFIG" --libs airlock)
+[ -z "$libs" ] || fail "airlock.pc gives libraries to link ($libs); a C plugin links nothing"
+cflags=$("$PKG_CONFIG" --cflags airlock)
+include_dir=${cflags#-I}
+include_dir=${include_dir%% *}
+[ "$(cd "$include_dir" 2>/dev/null && pwd -P)" = "$(cd "$prefix/$AIRLOCK_INCLUDEDIR" && pwd -P)" ] ||
+  fail "pkg-config --cflags airlock gives '$cflags', not the installed include directory"
+# shellcheck disable=SC2086 # the flags are words
+quietly "$AIRLOCK_C_COMPILER" $cflags -std=c11 -Wall -Wextra -Wpedantic -Werror -fPIC -fvisibility=hidden -shared \
+  -o "$work/c_plugin.so" "$AIRLOCK_C_PLUGIN"
+
+echo "-- loading it in the installed server"
+quietly "$prefix/$AIRLOCK_BINDIR/airlock" check --fast "$work/c_plugin.so" "$libdir/airlock/plugins/airlock_identity.so"
+
+echo "-- the installed SDK works ($((SECONDS - started)) s)"
