@@ -29,15 +29,6 @@ airlock_status guard(Fn&& body) noexcept {
   }
 }
 
-// As host_api.cpp: a plugin struct read by the size it was compiled with.
-template <class T>
-T read_sized(const T* in) {
-  T out{};
-  if (!in) return out;
-  std::memcpy(&out, in, std::min<std::size_t>(in->struct_size, sizeof(T)));
-  return out;
-}
-
 constexpr std::size_t kMaxUriBytes = 2048;
 
 // "scheme:rest": RFC 3986's scheme, then no space, control character or

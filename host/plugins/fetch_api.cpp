@@ -16,15 +16,6 @@
 namespace airlock::host::fetch_api {
 namespace {
 
-template <class T>
-T read_sized(const T* in) {
-  T out{};
-  if (!in) return out;
-  const std::size_t n = std::min<std::size_t>(in->struct_size, sizeof(T));
-  std::memcpy(&out, in, n);
-  return out;
-}
-
 // One line per destination, allowed or refused: who acted, where, under
 // which rule. URLs are host-parsed ASCII, so they log as written.
 spdlog::logger& audit_log() {

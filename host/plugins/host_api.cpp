@@ -28,17 +28,6 @@ airlock_status guard(Fn&& body) noexcept {
   }
 }
 
-// Reads a plugin struct by the size the plugin compiled it with: fields past
-// that size are left zeroed, so an older plugin reads as "not set".
-template <class T>
-T read_sized(const T* in) {
-  T out{};
-  if (!in) return out;
-  const std::size_t n = std::min<std::size_t>(in->struct_size, sizeof(T));
-  std::memcpy(&out, in, n);
-  return out;
-}
-
 bool is_plugin_name(std::string_view s) {
   if (s.empty() || s.size() > 64) return false;
   for (char c : s)

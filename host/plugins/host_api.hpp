@@ -12,9 +12,11 @@
 
 #include <boost/json/array.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <memory>
@@ -77,6 +79,16 @@ std::shared_ptr<spdlog::logger> make_plugin_logger(const std::string& name);
 // Copies an airlock_str into a std::string; {NULL, n} reads as empty.
 inline std::string_view view(airlock_str s) { return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view(); }
 inline airlock_str borrow(std::string_view s) { return airlock_str{s.data(), s.size()}; }
+
+// Reads a plugin struct by the size the plugin compiled it with: fields past
+// that size are left zeroed, so an older plugin reads as "not set".
+template <class T>
+T read_sized(const T* in) {
+  T out{};
+  if (!in) return out;
+  std::memcpy(&out, in, std::min<std::size_t>(in->struct_size, sizeof(T)));
+  return out;
+}
 }  // namespace airlock::host
 
 // One plugin while it is loading and for as long as it stays loaded.
