@@ -13,6 +13,8 @@ packages=(
   libre2-dev
   libssl-dev
   libcurl4-openssl-dev
+  libsodium-dev libarchive-dev minisign
+  cargo rustc dpkg-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3
 )

@@ -54,6 +54,8 @@ constexpr std::array<Choice<std::string_view>, 6> kLogLevels{{{"trace", "trace"}
 constexpr std::array<Choice<Mirror>, 2> kMirrors{{{"text", Mirror::text}, {"none", Mirror::none}}};
 constexpr std::array<Choice<OnPluginError>, 2> kOnPluginError{
     {{"fail", OnPluginError::fail}, {"skip", OnPluginError::skip}}};
+constexpr std::array<Choice<OnDefinitionChange>, 2> kOnDefinitionChange{
+    {{"refuse", OnDefinitionChange::refuse}, {"warn", OnDefinitionChange::warn}}};
 constexpr std::array<Choice<HttpResponseMode>, 2> kResponseModes{
     {{"sse", HttpResponseMode::sse}, {"json", HttpResponseMode::json}}};
 
@@ -297,6 +299,10 @@ class ConfigReader {
         if (const auto* table = table_value(node, name)) read_plugins(*table);
       } else if (name == "egress") {
         if (const auto* table = table_value(node, name)) read_egress(*table);
+      } else if (name == "trust") {
+        if (const auto* table = table_value(node, name)) read_trust(*table);
+      } else if (name == "pinning") {
+        if (const auto* table = table_value(node, name)) read_pinning(*table);
       } else if (name == "chains") {
         if (const auto* table = table_value(node, name)) read_chains(*table);
       } else if (name == "tools") {
@@ -609,6 +615,64 @@ class ConfigReader {
         report_unknown_key(key, "plugins");
       }
     }
+  }
+
+  // [trust]. A key is checked where packs decode it (host/packs), which
+  // names this place; here only a file it names must be readable.
+  void read_trust(const toml::table& table) {
+    auto& trust = config_.trust;
+    trust.place = place(table, "trust");
+    for (const auto& [key, node] : table) {
+      const std::string name(key.str());
+      const std::string path = "trust." + key_text(name);
+      if (name == "keys") {
+        for (auto& [text, where] : string_list(node, path)) {
+          // Every minisign public key is 56 base64 characters starting "RW"
+          // (the "Ed" algorithm tag); anything else names a .pub file.
+          const bool is_inline = text.size() == 56 && text.starts_with("RW");
+          if (is_inline) {
+            trust.keys.push_back({std::move(text), std::move(where)});
+            continue;
+          }
+          const fs::path file = resolve(text);
+          auto content = read_file(file);
+          if (!content) {
+            report(where, content.error().message);
+            continue;
+          }
+          where.key += " (" + file.string() + ")";
+          trust.keys.push_back({std::move(*content), std::move(where)});
+        }
+      } else if (name == "require_signed") {
+        if (auto value = bool_value(node, path)) trust.require_signed = *value;
+      } else if (name == "unsigned_dirs") {
+        for (const auto& dir : string_list(node, path)) trust.unsigned_dirs.push_back(resolve(dir.first));
+      } else {
+        report_unknown_key(key, "trust");
+      }
+    }
+  }
+
+  void read_pinning(const toml::table& table) {
+    auto& pinning = config_.pinning;
+    pinning.place = place(table, "pinning");
+    for (const auto& [key, node] : table) {
+      const std::string name(key.str());
+      const std::string path = "pinning." + key_text(name);
+      if (name == "file") {
+        if (auto value = string_value(node, path); value && value->empty()) {
+          report(place(node, path), "expected a file name, got \"\"");
+        } else if (value) {
+          pinning.file = resolve(*value);
+        }
+      } else if (name == "on_definition_change") {
+        if (auto value = choice_value(node, path, kOnDefinitionChange)) pinning.on_definition_change = *value;
+      } else {
+        report_unknown_key(key, "pinning");
+      }
+    }
+    if (!pinning.file && table.contains("on_definition_change"))
+      report(pinning.place, "missing key 'file': on_definition_change needs a pin file to compare with");
   }
 
   void read_chains(const toml::table& chains) {

@@ -114,6 +114,40 @@ struct PluginsConfig {
   bool require_check = false;
 };
 
+// One key of [trust] keys: a minisign public key. Written inline (the
+// base64 line) or as a path to a .pub file, whose text is read at load.
+struct TrustedKey {
+  std::string text;  // the inline value, or the file's whole text
+  SourcePlace place;
+};
+
+// [trust]: whose tool packs the host loads (host/packs). A pack's
+// pack.toml.minisig must verify against one of `keys`; digests in pack.toml
+// must match the shared objects whatever this says.
+struct TrustConfig {
+  std::vector<TrustedKey> keys;
+  // Refuse unsigned packs, packs signed by an unknown key, and loose .so
+  // files outside unsigned_dirs.
+  bool require_signed = false;
+  // Directories the package manager owns, whose loose .so files load even
+  // under require_signed (the first-party plugins).
+  std::vector<std::filesystem::path> unsigned_dirs;
+  SourcePlace place;  // the [trust] table
+};
+
+// What a pinned tool whose definition changed gets (host/pins).
+enum class OnDefinitionChange { refuse, warn };
+
+// [pinning]: a digest of each tool's definition (name, description,
+// inputSchema, outputSchema), recorded on first sight in `file` and compared
+// on every start, so a plugin update cannot silently change what the model is
+// told.
+struct PinningConfig {
+  std::optional<std::filesystem::path> file;  // absent: no pinning
+  OnDefinitionChange on_definition_change = OnDefinitionChange::refuse;
+  SourcePlace place;  // the [pinning] table
+};
+
 struct ChainConfig {
   std::string name;
   std::vector<std::string> steps;  // sanitizer names, in the order written
@@ -154,6 +188,8 @@ struct Config {
   HttpConfig http;
   EgressConfig egress;
   PluginsConfig plugins;
+  TrustConfig trust;
+  PinningConfig pinning;
   // The chain named "default", when declared, applies to every tool without a
   // binding; a binding's chain = "none" opts a tool out of every chain.
   std::map<std::string, ChainConfig> chains;
