@@ -455,7 +455,17 @@ FetchOutcome Fetcher::fetch(const EgressPolicy& policy, const FetchRequest& requ
                                                policy.describe_grants() + ")");
     }
 
-    auto resolved = resolver_.resolve(*url);
+    auto resolved = resolver_.resolve(*url, deadline, cancelled);
+    if (!resolved && cancelled && cancelled->load())
+      return finish(AIRLOCK_STATUS_CANCELLED, "fetch of " + url->text + " was cancelled");
+    if (!resolved && Clock::now() >= deadline) {
+      record.allowed = true;
+      record.rule = rule->text;
+      record.error = resolved.error().message;
+      provenance.push_back(std::move(record));
+      return finish(AIRLOCK_STATUS_TIMEOUT, "fetch of " + destination + " timed out after " +
+                                                std::to_string(timeout.count()) + " ms: " + resolved.error().message);
+    }
     if (!resolved) {
       record.allowed = true;
       record.rule = rule->text;

@@ -8,8 +8,13 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
 #include <memory>
+#include <mutex>
+#include <optional>
+#include <system_error>
+#include <thread>
 
 namespace airlock::host {
 namespace {
@@ -29,7 +34,7 @@ ip::address from_sockaddr(const sockaddr* address) {
   return ip::address_v6(bytes, v6.sin6_scope_id);
 }
 
-Result<std::vector<ip::address>> system_lookup(const std::string& host) {
+Result<Resolver::Addresses> system_lookup(const std::string& host) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -48,11 +53,58 @@ Result<std::vector<ip::address>> system_lookup(const std::string& host) {
   return addresses;
 }
 
+// One lookup's answer, handed from its thread to whoever still waits.
+struct PendingLookup {
+  std::mutex mutex;
+  std::condition_variable done;
+  std::optional<Result<Resolver::Addresses>> answer;
+};
+
+// How often a waiting caller looks at its cancellation flag: the same
+// granularity as the fetch itself.
+constexpr std::chrono::milliseconds kCancelPoll{20};
+
 }  // namespace
 
-Resolver::Resolver(std::map<std::string, std::vector<ip::address>> overrides) : overrides_(std::move(overrides)) {}
+Resolver::Resolver(std::map<std::string, Addresses> overrides, Lookup lookup)
+    : overrides_(std::move(overrides)), lookup_(lookup ? std::move(lookup) : Lookup(system_lookup)) {}
 
-Result<std::vector<ip::address>> Resolver::resolve(const Url& url) const {
+Result<Resolver::Addresses> Resolver::bounded_lookup(const std::string& host,
+                                                     std::chrono::steady_clock::time_point deadline,
+                                                     const std::atomic<bool>* cancelled) const {
+  if (in_flight_->fetch_add(1) >= kMaxLookupsInFlight) {
+    in_flight_->fetch_sub(1);
+    return Error{"cannot resolve " + host + ": " + std::to_string(kMaxLookupsInFlight) +
+                 " lookups are already waiting for the system resolver"};
+  }
+  auto pending = std::make_shared<PendingLookup>();
+  try {
+    std::thread([pending, in_flight = in_flight_, lookup = lookup_, host] {
+      auto answer = lookup(host);
+      {
+        const std::lock_guard lock(pending->mutex);
+        pending->answer = std::move(answer);
+      }
+      pending->done.notify_one();
+      in_flight->fetch_sub(1);
+    }).detach();
+  } catch (const std::system_error& e) {
+    in_flight_->fetch_sub(1);
+    return Error{"cannot resolve " + host + ": no thread for the lookup: " + e.what()};
+  }
+
+  std::unique_lock lock(pending->mutex);
+  while (!pending->answer) {
+    if (cancelled && cancelled->load()) return Error{"cannot resolve " + host + ": cancelled"};
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) return Error{"cannot resolve " + host + ": the system resolver did not answer in time"};
+    pending->done.wait_until(lock, std::min(deadline, now + kCancelPoll));
+  }
+  return std::move(*pending->answer);
+}
+
+Result<Resolver::Addresses> Resolver::resolve(const Url& url, std::chrono::steady_clock::time_point deadline,
+                                              const std::atomic<bool>* cancelled) const {
   if (url.host_kind != HostKind::name) {
     boost::system::error_code ec;
     const ip::address address = ip::make_address(url.host, ec);
@@ -63,7 +115,7 @@ Result<std::vector<ip::address>> Resolver::resolve(const Url& url) const {
     if (it->second.empty()) return Error{"cannot resolve " + url.host + ": [egress.hosts] lists no address for it"};
     return it->second;
   }
-  return system_lookup(url.host);
+  return bounded_lookup(url.host, deadline, cancelled);
 }
 
 }  // namespace airlock::host

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <cctype>
 #include <chrono>
 #include <optional>
@@ -581,6 +583,90 @@ TEST(Fetcher, RunsConcurrentFetchesIndependently) {
     ASSERT_EQ(outcomes[i].status, AIRLOCK_STATUS_OK) << outcomes[i].error;
     EXPECT_EQ(outcomes[i].body, "/" + std::to_string(i));
   }
+}
+
+// --- a system resolver that does not answer
+
+// A fetcher whose system lookups (names outside the overrides) take `delay`.
+Fetcher fetcher_with_slow_dns(std::chrono::milliseconds delay) {
+  FetchSettings settings;
+  settings.default_timeout = 5s;
+  return Fetcher(settings, Resolver({}, [delay](const std::string&) -> Result<Resolver::Addresses> {
+                   std::this_thread::sleep_for(delay);
+                   return Resolver::Addresses{kLoopback};
+                 }));
+}
+
+TEST(Fetcher, ItsTimeoutCoversASystemResolverThatDoesNotAnswer) {
+  FetchRequest request = get("http://slow-dns.test/");
+  request.timeout = 200ms;
+  std::vector<EgressRecord> provenance;
+  const auto started = Clock::now();
+  const auto outcome = fetcher_with_slow_dns(3s).fetch(policy({"slow-dns.test"}), request, nullptr, provenance);
+  const auto took = Clock::now() - started;
+  EXPECT_EQ(outcome.status, AIRLOCK_STATUS_TIMEOUT);
+  EXPECT_THAT(outcome.error, HasSubstr("timed out after 200 ms"));
+  EXPECT_THAT(outcome.error, HasSubstr("cannot resolve slow-dns.test"));
+  EXPECT_GE(took, 150ms);
+  EXPECT_LT(took, 1s);
+  ASSERT_EQ(provenance.size(), 1u);
+  EXPECT_THAT(provenance[0].error, HasSubstr("did not answer in time"));
+}
+
+TEST(Fetcher, CancellationStopsTheWaitForTheSystemResolver) {
+  std::atomic<bool> cancelled = false;
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(100ms);
+    cancelled = true;
+  });
+  std::vector<EgressRecord> provenance;
+  const auto started = Clock::now();
+  const auto outcome =
+      fetcher_with_slow_dns(3s).fetch(policy({"slow-dns.test"}), get("http://slow-dns.test/"), &cancelled, provenance);
+  const auto took = Clock::now() - started;
+  canceller.join();
+  EXPECT_EQ(outcome.status, AIRLOCK_STATUS_CANCELLED);
+  EXPECT_LT(took, 1s);
+}
+
+TEST(Resolver, BoundsTheLookupsLeftWaitingOnTheSystemResolver) {
+  // Lookups that block until released: each caller gives up at its
+  // deadline, but the lookup keeps its thread. The gate is shared with the
+  // lookup threads, which may still be finishing when the test ends.
+  struct Gate {
+    std::mutex mutex;
+    std::condition_variable cv;
+    bool open = false;
+  };
+  const auto gate = std::make_shared<Gate>();
+  const Resolver resolver({}, [gate](const std::string&) -> Result<Resolver::Addresses> {
+    std::unique_lock lock(gate->mutex);
+    gate->cv.wait(lock, [&] { return gate->open; });
+    return Resolver::Addresses{kLoopback};
+  });
+  const Url url = *parse_url("http://stuck.test/");
+  for (std::size_t i = 0; i < Resolver::kMaxLookupsInFlight; ++i) {
+    const auto answer = resolver.resolve(url, Clock::now() + 1ms);
+    ASSERT_FALSE(answer);
+    EXPECT_THAT(answer.error().message, HasSubstr("did not answer in time"));
+  }
+  const auto refused = resolver.resolve(url, Clock::now() + 1s);
+  ASSERT_FALSE(refused);
+  EXPECT_THAT(refused.error().message, HasSubstr("lookups are already waiting"));
+
+  {
+    const std::lock_guard lock(gate->mutex);
+    gate->open = true;
+  }
+  gate->cv.notify_all();
+  // The stuck lookups finish and free their places.
+  Result<Resolver::Addresses> answer = Error{"not tried"};
+  for (int attempt = 0; attempt < 200 && !answer; ++attempt) {
+    answer = resolver.resolve(url, Clock::now() + 1s);
+    if (!answer) std::this_thread::sleep_for(5ms);
+  }
+  ASSERT_TRUE(answer) << answer.error().message;
+  EXPECT_EQ(answer->front(), kLoopback);
 }
 
 }  // namespace
