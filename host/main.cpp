@@ -1,5 +1,6 @@
 // The `airlock` command: serve MCP, list what a config loads, or check plugins.
 #include "cli/commands.hpp"
+#include "cli/pack_command.hpp"
 #include "cli/startup.hpp"
 
 #include <CLI/CLI.hpp>
@@ -44,9 +45,28 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingDirectory);
   check->add_flag("--fast", check_args.fast, "Only the fast subset that [plugins] require_check runs at start");
 
-  CLI11_PARSE(app, argc, argv);
+  airlock::host::PinCommandArgs pin_args;
+  auto* pin = app.add_subcommand("pin", "Hold each tool's definition to its pin; record new tools (exit 1: a change is left)");
+  pin->add_option("-c,--config", pin_args.config_file, "airlock.toml whose [pinning] file to use")
+      ->required()
+      ->check(CLI::ExistingFile);
+  pin->add_option("--accept", pin_args.accept, "Tool whose changed definition becomes its pin (repeatable)");
+  pin->add_flag("--accept-all", pin_args.accept_all, "Accept every changed definition");
+
+  const airlock::host::PackCommand pack(app);
+
+  // Usage errors exit 2, as the README promises, whatever CLI11's own code
+  // for the kind of error; --help and --version exit 0.
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
   if (*serve) return airlock::host::serve_command(config, http);
   if (*list) return airlock::host::list_command(list_config);
   if (*check) return airlock::host::check_command(check_args);
+  if (*pin) return airlock::host::pin_command(pin_args);
+  if (pack.chosen()) return pack.run();
   return 2;
 }

@@ -28,4 +28,15 @@ struct CheckCommandArgs {
 // violation or a plugin that does not load; 2: a bad config or corpus.
 int check_command(const CheckCommandArgs& args);
 
+struct PinCommandArgs {
+  std::filesystem::path config_file;
+  std::vector<std::string> accept;  // tools whose changed definition becomes their pin
+  bool accept_all = false;
+};
+
+// `airlock pin`: each tool against its pin; records tools never seen and the
+// accepted changes. 0: nothing changed is left unaccepted; 1: something is;
+// 2: a bad config, pin file or tool name.
+int pin_command(const PinCommandArgs& args);
+
 }  // namespace airlock::host

@@ -1,9 +1,13 @@
 #include "cli/commands.hpp"
 #include "cli/startup.hpp"
 
+#include "pins/pin_check.hpp"
+
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <map>
+#include <string>
 
 namespace airlock::host {
 namespace {
@@ -18,7 +22,7 @@ std::string chain_text(const SanitizerChain* chain) {
 }  // namespace
 
 int list_command(const std::filesystem::path& config_file) {
-  auto loaded = load_everything(config_file);
+  auto loaded = load_everything(config_file, LoadFor::inspecting);
   if (!loaded) {
     fmt::print(stderr, "airlock: {}\n", loaded.error().message);
     return 1;
@@ -31,14 +35,34 @@ int list_command(const std::filesystem::path& config_file) {
     const auto& ctx = plugin->ctx();
     fmt::print("  {}  {} {}  {}\n", plugin->file().string(), ctx.name, ctx.version.empty() ? "-" : ctx.version,
                abi_text(plugin->abi_version()));
+    if (const PackOrigin* pack = plugin->pack())
+      fmt::print("    pack: {} {} from {}, {}\n", pack->name, pack->version, pack->vendor,
+                 pack->signer == "unsigned" ? "unsigned" : "signed by " + pack->signer);
+  }
+  // With [pinning], each tool's standing against its pin, read-only.
+  std::map<std::string, std::string> pin_notes;
+  if (const auto& pin_file = loaded->config.pinning.file) {
+    auto store = PinStore::load(*pin_file);
+    if (!store) {
+      fmt::print(stderr, "airlock: {}\n", store.error().message);
+      return 1;
+    }
+    for (const auto& finding : compare_pins(*store, registry)) {
+      pin_notes[finding.tool] =
+          finding.state == PinState::pinned  ? "\n    pin: as pinned"
+          : finding.state == PinState::added ? "\n    pin: not pinned yet (the server pins it at start)"
+                                             : fmt::format("\n    pin: CHANGED ({}); refused or warned per "
+                                                           "[pinning] on_definition_change",
+                                                           changed_members_text(finding));
+    }
   }
   fmt::print("tools:\n");
   for (const ToolRoute* route : routes.sorted()) {
     const Tool& t = *route->tool;
-    fmt::print("  {}  from {}  chain: {}{}{}\n    egress: {}\n", t.name, PluginRegistry::file_of(t.owner).c_str(),
+    fmt::print("  {}  from {}  chain: {}{}{}\n    egress: {}{}\n", t.name, PluginRegistry::file_of(t.owner).c_str(),
                chain_text(route->chain), t.reentrant() ? "" : "  (serialized)",
                route->timeout_ms ? fmt::format("  timeout: {} ms", *route->timeout_ms) : "",
-               describe_egress(*route->egress));
+               describe_egress(*route->egress), pin_notes[t.name]);
   }
   fmt::print("sanitizers:\n");
   for (const auto& s : registry.sanitizers())

@@ -1,6 +1,7 @@
 #include "cli/startup.hpp"
 
 #include "check/plugin_check.hpp"
+#include "pins/pin_check.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -16,7 +17,7 @@ void init_logging() {
 
 std::string abi_text(std::uint32_t abi) { return fmt::format("abi {}.{}", abi >> 16, abi & 0xffffu); }
 
-Result<Loaded> load_everything(const std::filesystem::path& config_file) {
+Result<Loaded> load_everything(const std::filesystem::path& config_file, LoadFor purpose) {
   Loaded loaded;
   auto config = load_config(config_file);
   if (!config) return config.error();
@@ -29,6 +30,10 @@ Result<Loaded> load_everything(const std::filesystem::path& config_file) {
   auto registry = PluginRegistry::load(loaded.config, vet);
   if (!registry) return registry.error();
   loaded.registry = std::move(*registry);
+
+  // Before routes: a refused tool gets none, so it is neither listed nor called.
+  if (purpose == LoadFor::serving)
+    if (auto pinned = enforce_pins(loaded.config.pinning, *loaded.registry); !pinned) return pinned.error();
 
   auto routes = ToolRoutes::build(loaded.config, *loaded.registry);
   if (!routes) return routes.error();

@@ -22,7 +22,11 @@ struct Loaded {
 // Logs go to stderr only: over stdio, stdout belongs to the protocol.
 void init_logging();
 
-Result<Loaded> load_everything(const std::filesystem::path& config_file);
+// What the loading is for. Only a server holds tools to their pins (and
+// records new ones); commands that look without serving change nothing.
+enum class LoadFor { serving, inspecting };
+
+Result<Loaded> load_everything(const std::filesystem::path& config_file, LoadFor purpose = LoadFor::serving);
 
 // "abi 1.0"
 std::string abi_text(std::uint32_t abi);

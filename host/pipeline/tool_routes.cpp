@@ -34,6 +34,9 @@ Result<std::unique_ptr<ToolRoutes>> ToolRoutes::build(const Config& config, cons
   for (const auto& binding : config.tools) {
     bool matched = false;
     for (const Tool* tool : registry.tools()) matched = matched || glob_match(binding.pattern, tool->name);
+    // A tool its pin refused still exists as far as the operator's config
+    // is concerned; the refusal was already logged.
+    for (const auto& name : registry.withdrawn()) matched = matched || glob_match(binding.pattern, name);
     if (!matched)
       if (auto e = problem(binding.place, fmt::format("[tools.\"{}\"] matches no loaded tool", binding.pattern)))
         return *e;

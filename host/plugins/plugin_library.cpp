@@ -70,9 +70,9 @@ std::optional<std::string> check_elf_header(const std::filesystem::path& file) {
   return std::nullopt;
 }
 
-PluginLibrary::PluginLibrary(boost::dll::shared_library library, std::unique_ptr<airlock_plugin_ctx> ctx,
-                             std::uint32_t abi_version)
-    : library_(std::move(library)), ctx_(std::move(ctx)), abi_version_(abi_version) {}
+PluginLibrary::PluginLibrary(std::optional<SealedObject> image, boost::dll::shared_library library,
+                             std::unique_ptr<airlock_plugin_ctx> ctx, std::uint32_t abi_version)
+    : image_(std::move(image)), library_(std::move(library)), ctx_(std::move(ctx)), abi_version_(abi_version) {}
 
 PluginLibrary::~PluginLibrary() {
   ctx_->tools.clear();
@@ -82,14 +82,27 @@ PluginLibrary::~PluginLibrary() {
 
 Result<std::shared_ptr<PluginLibrary>> PluginLibrary::open(const std::filesystem::path& file,
                                                            const Config& config) {
+  return load(file, std::nullopt, config);
+}
+
+Result<std::shared_ptr<PluginLibrary>> PluginLibrary::open(const std::filesystem::path& file, SealedObject image,
+                                                           const Config& config) {
+  return load(file, std::move(image), config);
+}
+
+// `file` is the name shown everywhere; what is read and mapped is `image`
+// when given, else `file` itself.
+Result<std::shared_ptr<PluginLibrary>> PluginLibrary::load(const std::filesystem::path& file,
+                                                           std::optional<SealedObject> image, const Config& config) {
   const std::string where = file.string();
-  if (auto bad = check_elf_header(file)) return Error{where + ": " + *bad};
+  const std::filesystem::path mapped = image ? image->path() : file;
+  if (auto bad = check_elf_header(mapped)) return Error{where + ": " + *bad};
 
   // RTLD_LOCAL keeps one plugin's symbols from resolving another's;
   // RTLD_NOW surfaces an undefined symbol here rather than mid-call.
   boost::dll::fs::error_code ec;
   boost::dll::shared_library library(
-      file, ec, boost::dll::load_mode::rtld_local | boost::dll::load_mode::rtld_now);
+      mapped, ec, boost::dll::load_mode::rtld_local | boost::dll::load_mode::rtld_now);
   // Boost.DLL reports most dlopen failures with a generic code; dlerror()
   // still holds the real reason (an undefined symbol, a missing dependency).
   if (ec) return Error{where + ": cannot load: " + dlerror_or(ec.message())};
@@ -116,7 +129,8 @@ Result<std::shared_ptr<PluginLibrary>> PluginLibrary::open(const std::filesystem
   ctx->config_json.clear();
 
   // From here the library is owned, so a failure below still runs on_destroy.
-  std::shared_ptr<PluginLibrary> plugin(new PluginLibrary(std::move(library), std::move(ctx), abi));
+  std::shared_ptr<PluginLibrary> plugin(
+      new PluginLibrary(std::move(image), std::move(library), std::move(ctx), abi));
   auto& c = plugin->ctx();
   if (status != AIRLOCK_STATUS_OK) {
     std::string reason = !c.init_error.empty()           ? c.init_error

@@ -2,6 +2,8 @@
 // of its code runs, then initialized so it can register what it provides.
 #pragma once
 
+#include "packs/pack_verify.hpp"
+#include "packs/sealed_object.hpp"
 #include "plugins/host_api.hpp"
 #include "util/error.hpp"
 
@@ -21,6 +23,12 @@ class PluginLibrary {
   static Result<std::shared_ptr<PluginLibrary>> open(const std::filesystem::path& file,
                                                      const Config& config);
 
+  // The same, for a pack's object: maps `image` (the bytes that were
+  // verified) rather than whatever `file` holds now, while `file` is still
+  // the name in the context, in errors, in logs and in `airlock list`.
+  static Result<std::shared_ptr<PluginLibrary>> open(const std::filesystem::path& file, SealedObject image,
+                                                     const Config& config);
+
   // Calls the plugin's on_destroy, then unloads the library.
   ~PluginLibrary();
   PluginLibrary(const PluginLibrary&) = delete;
@@ -31,15 +39,25 @@ class PluginLibrary {
   const airlock_plugin_ctx& ctx() const { return *ctx_; }
   airlock_plugin_ctx& ctx() { return *ctx_; }
 
- private:
-  PluginLibrary(boost::dll::shared_library library, std::unique_ptr<airlock_plugin_ctx> ctx,
-                std::uint32_t abi_version);
+  // The pack this plugin came from; null for a loose .so.
+  const PackOrigin* pack() const { return pack_.get(); }
+  void set_pack(std::shared_ptr<const PackOrigin> pack) { pack_ = std::move(pack); }
 
-  // Declared first so it is destroyed last: nothing of the plugin may run
-  // after its code is unmapped.
+ private:
+  PluginLibrary(std::optional<SealedObject> image, boost::dll::shared_library library,
+                std::unique_ptr<airlock_plugin_ctx> ctx, std::uint32_t abi_version);
+  static Result<std::shared_ptr<PluginLibrary>> load(const std::filesystem::path& file,
+                                                     std::optional<SealedObject> image, const Config& config);
+
+  // Outlives the library: its descriptor keeps the /proc/self/fd path that
+  // was mapped from being reused while the mapping is loaded.
+  std::optional<SealedObject> image_;
+  // Declared before the context so it is destroyed after it: nothing of the
+  // plugin may run after its code is unmapped.
   boost::dll::shared_library library_;
   std::unique_ptr<airlock_plugin_ctx> ctx_;
   std::uint32_t abi_version_;
+  std::shared_ptr<const PackOrigin> pack_;
 };
 
 // Reads the ELF header and says why `file` cannot be a plugin for this host

@@ -2,6 +2,10 @@
 // happens when one is bad.
 #include "plugins/plugin_registry.hpp"
 
+#include "packs/pack_verify.hpp"
+#include "packs/sealed_object.hpp"
+#include "packs/trust_keys.hpp"
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -11,20 +15,46 @@
 namespace airlock::host {
 namespace {
 
-// The *.so files of one directory, sorted so loading order (and so which of
-// two clashing plugins wins) does not depend on the filesystem.
-Result<std::vector<std::filesystem::path>> plugin_files(const std::filesystem::path& dir) {
+// What one plugin directory holds: loose *.so files, and packs (the
+// subdirectories holding a pack.toml). Sorted together by name, so loading
+// order (and so which of two clashing plugins wins) does not depend on the
+// filesystem.
+struct DirEntry {
+  std::filesystem::path path;
+  bool pack = false;
+};
+
+Result<std::vector<DirEntry>> plugin_entries(const std::filesystem::path& dir) {
   std::error_code ec;
   std::filesystem::directory_iterator it(dir, ec);
   if (ec) return Error{fmt::format("{}: cannot read plugin directory: {}", dir.string(), ec.message())};
-  std::vector<std::filesystem::path> files;
+  std::vector<DirEntry> entries;
   for (const auto& entry : it) {
+    if (entry.is_directory(ec)) {
+      if (is_pack_dir(entry.path())) entries.push_back({entry.path(), true});
+      continue;
+    }
     if (entry.path().extension() != ".so") continue;
-    if (!entry.is_regular_file(ec)) continue;  // follows symlinks; skips directories
-    files.push_back(entry.path());
+    if (!entry.is_regular_file(ec)) continue;  // follows symlinks
+    entries.push_back({entry.path(), false});
   }
-  std::sort(files.begin(), files.end());
-  return files;
+  std::sort(entries.begin(), entries.end(), [](const DirEntry& a, const DirEntry& b) { return a.path < b.path; });
+  return entries;
+}
+
+// A directory as compared against [trust] unsigned_dirs: symlinks and ".."
+// resolved where they exist.
+std::filesystem::path normal_dir(const std::filesystem::path& dir) {
+  std::error_code ec;
+  auto canonical = std::filesystem::weakly_canonical(dir, ec);
+  return (ec ? dir : canonical).lexically_normal();
+}
+
+bool loose_allowed(const Config& config, const std::filesystem::path& dir) {
+  if (!config.trust.require_signed) return true;
+  const auto here = normal_dir(dir);
+  return std::any_of(config.trust.unsigned_dirs.begin(), config.trust.unsigned_dirs.end(),
+                     [&](const std::filesystem::path& d) { return normal_dir(d) == here; });
 }
 
 }  // namespace
@@ -43,27 +73,67 @@ Result<std::unique_ptr<PluginRegistry>> PluginRegistry::load(const Config& confi
     return true;
   };
 
-  for (const auto& dir : config.plugins.dirs) {
-    auto files = plugin_files(dir);
-    if (!files) {
-      if (refuse(files.error().message)) continue;
-      return files.error();
+  // Keys are decoded before any plugin loads: a bad one is a config error,
+  // never skipped.
+  auto trust = trust_policy(config.trust);
+  if (!trust) return trust.error();
+
+  // One plugin file: opened (from its verified bytes, for a pack's object),
+  // vetted and added; false when refused and skipped, an error when fatal.
+  auto take = [&](Result<std::shared_ptr<PluginLibrary>> plugin) -> Result<void> {
+    if (!plugin) {
+      if (refuse(plugin.error().message)) return {};
+      return plugin.error();
     }
-    for (const auto& file : *files) {
-      auto plugin = PluginLibrary::open(file, config);
-      if (!plugin) {
-        if (refuse(plugin.error().message)) continue;
-        return plugin.error();
+    if (vet) {
+      if (auto vetted = vet(**plugin); !vetted) {
+        if (refuse(vetted.error().message)) return {};
+        return vetted.error();
       }
-      if (vet) {
-        if (auto vetted = vet(**plugin); !vetted) {
-          if (refuse(vetted.error().message)) continue;
-          return vetted.error();
+    }
+    if (auto added = registry->add(std::move(*plugin)); !added) {
+      if (refuse(added.error().message)) return {};
+      return added.error();
+    }
+    return {};
+  };
+
+  for (const auto& dir : config.plugins.dirs) {
+    auto entries = plugin_entries(dir);
+    if (!entries) {
+      if (refuse(entries.error().message)) continue;
+      return entries.error();
+    }
+    const bool loose_ok = loose_allowed(config, dir);
+    for (const auto& entry : *entries) {
+      if (!entry.pack) {
+        if (!loose_ok) {
+          Error e{fmt::format("{}: not in a signed pack ([trust] require_signed = true; list its directory in "
+                              "[trust] unsigned_dirs to allow loose plugins there)",
+                              entry.path.string())};
+          if (refuse(e.message)) continue;
+          return e;
         }
+        if (auto ok = take(PluginLibrary::open(entry.path, config)); !ok) return ok.error();
+        continue;
       }
-      if (auto added = registry->add(std::move(*plugin)); !added) {
-        if (refuse(added.error().message)) continue;
-        return added.error();
+      auto pack = verify_pack(entry.path, *trust);
+      if (!pack) {
+        if (refuse(pack.error().message)) continue;
+        return pack.error();
+      }
+      for (const auto& warning : pack->warnings) spdlog::warn("{}", warning);
+      auto origin = std::make_shared<const PackOrigin>(pack->origin());
+      for (auto& object : pack->objects) {
+        auto image = SealedObject::create(object.entry.file, object.bytes);
+        std::string().swap(object.bytes);  // the memfd holds them now
+        if (!image) {
+          if (auto ok = take(image.error()); !ok) return ok.error();
+          continue;
+        }
+        auto plugin = PluginLibrary::open(object.file, std::move(*image), config);
+        if (plugin) (*plugin)->set_pack(origin);
+        if (auto ok = take(std::move(plugin)); !ok) return ok.error();
       }
     }
   }
@@ -123,6 +193,15 @@ Result<void> PluginRegistry::add(std::shared_ptr<PluginLibrary> plugin) {
 const Tool* PluginRegistry::find_tool(std::string_view name) const {
   auto it = tools_by_name_.find(name);
   return it == tools_by_name_.end() ? nullptr : it->second;
+}
+
+void PluginRegistry::withdraw_tool(std::string_view name) {
+  auto it = tools_by_name_.find(name);
+  if (it == tools_by_name_.end()) return;
+  const Tool* tool = it->second;
+  std::erase(sorted_tools_, tool);
+  withdrawn_.push_back(tool->name);
+  tools_by_name_.erase(it);
 }
 
 const Sanitizer* PluginRegistry::find_sanitizer(std::string_view name) const {

@@ -35,8 +35,11 @@ using PluginVetter = std::function<Result<void>(const PluginLibrary&)>;
 
 class PluginRegistry {
  public:
-  // Scans [plugins] dirs for *.so (in directory order, then file name order),
-  // loads each and registers what it provides. With on_error = "fail" the
+  // Scans [plugins] dirs for *.so files and packs (subdirectories holding a
+  // pack.toml; verified against [trust], then their objects load from the
+  // verified bytes, in manifest order), in directory order, then name
+  // order; loads each and registers what it provides. Under [trust]
+  // require_signed a loose .so outside [trust] unsigned_dirs is refused. With on_error = "fail" the
   // first bad plugin is the error; with "skip" each one is logged, counted in
   // skipped(), and the rest load.
   static Result<std::unique_ptr<PluginRegistry>> load(const Config& config, const PluginVetter& vet = {});
@@ -53,6 +56,12 @@ class PluginRegistry {
   // may change while the server runs, so the catalog locks on its own.
   ContentCatalog& content() const { return *content_; }
 
+  // Takes a loaded tool out of service (a changed definition its pin
+  // refuses): no route, no tools/list entry, no call. Its name is kept in
+  // withdrawn(), so a [tools."<name>"] binding for it is not a config error.
+  void withdraw_tool(std::string_view name);
+  const std::vector<std::string>& withdrawn() const { return withdrawn_; }
+
   // The plugin file that registered a tool or sanitizer.
   static std::string file_of(const std::shared_ptr<PluginLibrary>& owner);
 
@@ -68,6 +77,7 @@ class PluginRegistry {
   StringMap<const Sanitizer*> sanitizers_by_name_;
   std::vector<const Tool*> sorted_tools_;
   std::size_t skipped_ = 0;
+  std::vector<std::string> withdrawn_;
   // Shared: each adopted plugin's context points back at it (weakly), for
   // what the plugin registers after init.
   std::shared_ptr<ContentCatalog> content_ = std::make_shared<ContentCatalog>();

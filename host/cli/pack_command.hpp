@@ -1,0 +1,42 @@
+// `airlock pack build|verify|install`: the subcommand and its options, kept
+// here so main.cpp only adds it and runs it.
+#pragma once
+
+#include "cli/pack_build.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace airlock::host {
+
+class PackCommand {
+ public:
+  explicit PackCommand(CLI::App& app);
+
+  // True when the command line chose `airlock pack ...`.
+  bool chosen() const { return pack_->parsed(); }
+  // The exit code: 0 done; 1 the pack was refused (or the build failed);
+  // 2 a usage or config error.
+  int run() const;
+
+ private:
+  int verify() const;
+  int install() const;
+
+  CLI::App* pack_ = nullptr;
+  CLI::App* build_ = nullptr;
+  CLI::App* verify_ = nullptr;
+  CLI::App* install_ = nullptr;
+  PackBuildArgs build_args_;
+  std::filesystem::path pack_path_;
+  std::optional<std::filesystem::path> config_;
+  std::vector<std::string> keys_;
+  bool require_signed_ = false;
+  std::filesystem::path install_dir_ = "/var/lib/airlock/packs";
+};
+
+}  // namespace airlock::host
