@@ -2,8 +2,8 @@
 # The installed SDK used from the install alone (see CMakeLists.txt here for
 # the environment it is run with): install into a fresh prefix, check the
 # layout, build and run a vendor's GoogleTest suite out of tree through
-# find_package(airlock), and build a C plugin through pkg-config that the
-# installed server loads. Every failure names what was wrong.
+# find_package(airlock), and build examples/c-plugin with make through
+# pkg-config, which the installed server loads. Every failure names what was wrong.
 set -euo pipefail
 
 fail() {
@@ -11,8 +11,8 @@ fail() {
   exit 1
 }
 
-for var in AIRLOCK_BUILD_DIR AIRLOCK_EXAMPLE_DIR AIRLOCK_C_PLUGIN AIRLOCK_VERSION AIRLOCK_VERSION_MAJOR \
-  AIRLOCK_BINDIR AIRLOCK_LIBDIR AIRLOCK_INCLUDEDIR AIRLOCK_CMAKE AIRLOCK_GENERATOR AIRLOCK_C_COMPILER \
+for var in AIRLOCK_BUILD_DIR AIRLOCK_EXAMPLE_DIR AIRLOCK_C_PLUGIN_DIR AIRLOCK_VERSION AIRLOCK_VERSION_MAJOR \
+  AIRLOCK_BINDIR AIRLOCK_LIBDIR AIRLOCK_PLUGINDIR AIRLOCK_INCLUDEDIR AIRLOCK_CMAKE AIRLOCK_GENERATOR AIRLOCK_C_COMPILER \
   AIRLOCK_CXX_COMPILER PKG_CONFIG; do
   [ -n "${!var:-}" ] || fail "$var is not set (run this through ctest)"
 done
@@ -61,14 +61,14 @@ for file in \
   "$AIRLOCK_LIBDIR/cmake/airlock/airlockTestingTargets.cmake" \
   "$AIRLOCK_LIBDIR/cmake/airlock/AirlockPlugin.cmake" \
   "$AIRLOCK_LIBDIR/pkgconfig/airlock.pc" \
-  "$AIRLOCK_LIBDIR/airlock/plugins/airlock_identity.so"; do
+  "$AIRLOCK_PLUGINDIR/airlock_identity.so"; do
   [ -f "$prefix/$file" ] || fail "the install has no $file"
 done
 [ -x "$prefix/$AIRLOCK_BINDIR/airlock" ] || fail "$AIRLOCK_BINDIR/airlock is not executable"
 
 # Relocatable: nothing installed carries a search path into the build tree.
 shopt -s nullglob
-plugins=("$libdir"/airlock/plugins/*.so)
+plugins=("$prefix/$AIRLOCK_PLUGINDIR"/*.so)
 for file in "$prefix/$AIRLOCK_BINDIR/airlock" "$testing_lib" "${plugins[@]}"; do
   paths=$(readelf -d "$file" | grep -E '\((RPATH|RUNPATH)\)' || true)
   [ -z "$paths" ] || fail "${file#"$prefix"/} has a search path: $paths"
@@ -142,7 +142,7 @@ passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\{0,1\}\.$/\1/p' "$work/gtest
 }
 echo "   $passed contract tests passed"
 
-echo "-- building a C plugin through pkg-config"
+echo "-- building examples/c-plugin with make through pkg-config"
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 version=$("$PKG_CONFIG" --modversion airlock) || fail "pkg-config does not find airlock.pc in $PKG_CONFIG_PATH"
 [ "$version" = "$AIRLOCK_VERSION" ] || fail "airlock.pc has version $version, not $AIRLOCK_VERSION"
@@ -153,11 +153,11 @@ include_dir=${cflags#-I}
 include_dir=${include_dir%% *}
 [ "$(cd "$include_dir" 2>/dev/null && pwd -P)" = "$(cd "$prefix/$AIRLOCK_INCLUDEDIR" && pwd -P)" ] ||
   fail "pkg-config --cflags airlock gives '$cflags', not the installed include directory"
-# shellcheck disable=SC2086 # the flags are words
-quietly "$AIRLOCK_C_COMPILER" $cflags -std=c11 -Wall -Wextra -Wpedantic -Werror -fPIC -fvisibility=hidden -shared \
-  -o "$work/c_plugin.so" "$AIRLOCK_C_PLUGIN"
+quietly env PKG_CONFIG="$PKG_CONFIG" CC="$AIRLOCK_C_COMPILER" make -C "$AIRLOCK_C_PLUGIN_DIR" BUILD="$work/c-plugin"
+c_plugin=$work/c-plugin/example_c_rot13.so
+[ -f "$c_plugin" ] || fail "make in examples/c-plugin made no example_c_rot13.so"
 
 echo "-- loading it in the installed server"
-quietly "$prefix/$AIRLOCK_BINDIR/airlock" check --fast "$work/c_plugin.so" "$libdir/airlock/plugins/airlock_identity.so"
+quietly "$prefix/$AIRLOCK_BINDIR/airlock" check --fast "$c_plugin" "$prefix/$AIRLOCK_PLUGINDIR/airlock_identity.so"
 
 echo "-- the installed SDK works ($((SECONDS - started)) s)"
