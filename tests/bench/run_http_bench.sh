@@ -86,7 +86,10 @@ TOML
 # says where it listens.
 start() {
   local name=$1; shift
-  "$@" 2>"$work/$name.log" &
+  # Created here, not by the background job's redirection, which may not
+  # have run yet when sed first reads it (under set -e that ended the run).
+  : >"$work/$name.log"
+  "$@" 2>>"$work/$name.log" &
   pid=$!
   pids+=("$pid")
   for _ in $(seq 100); do
