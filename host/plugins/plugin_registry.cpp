@@ -7,6 +7,7 @@
 #include "packs/trust_keys.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -55,6 +56,33 @@ bool loose_allowed(const Config& config, const std::filesystem::path& dir) {
   const auto here = normal_dir(dir);
   return std::any_of(config.trust.unsigned_dirs.begin(), config.trust.unsigned_dirs.end(),
                      [&](const std::filesystem::path& d) { return normal_dir(d) == here; });
+}
+
+// What an operator read in `airlock pack verify` before installing is the
+// manifest's list; a plugin that registers something else (it may depend on
+// its config, as airlock.fetch's names do) is loaded, but not silently.
+void warn_if_unlike_manifest(const PluginLibrary& plugin, const PackObject& entry) {
+  auto names = [](const auto& items) {
+    std::vector<std::string> out;
+    for (const auto& item : items) out.push_back(item.name);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  auto sorted = [](std::vector<std::string> list) {
+    std::sort(list.begin(), list.end());
+    return list;
+  };
+  auto text = [](const std::vector<std::string>& list) {
+    return list.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(list, ", "));
+  };
+  const auto tools = names(plugin.ctx().tools);
+  const auto sanitizers = names(plugin.ctx().sanitizers);
+  if (tools != sorted(entry.tools))
+    spdlog::warn("{}: registers tools {}, but its pack.toml lists {}", plugin.file().string(), text(tools),
+                 text(sorted(entry.tools)));
+  if (sanitizers != sorted(entry.sanitizers))
+    spdlog::warn("{}: registers sanitizers {}, but its pack.toml lists {}", plugin.file().string(),
+                 text(sanitizers), text(sorted(entry.sanitizers)));
 }
 
 }  // namespace
@@ -132,7 +160,10 @@ Result<std::unique_ptr<PluginRegistry>> PluginRegistry::load(const Config& confi
           continue;
         }
         auto plugin = PluginLibrary::open(object.file, std::move(*image), config);
-        if (plugin) (*plugin)->set_pack(origin);
+        if (plugin) {
+          (*plugin)->set_pack(origin);
+          warn_if_unlike_manifest(**plugin, object.entry);
+        }
         if (auto ok = take(std::move(plugin)); !ok) return ok.error();
       }
     }

@@ -140,6 +140,29 @@ TEST_F(PacksTest, ATamperedObjectIsRefusedNamingTheFile) {
   EXPECT_THAT(v.err, HasSubstr(so.string() + ": SHA-256 is "));
 }
 
+TEST_F(PacksTest, AnObjectRegisteringOtherToolsThanItsManifestListsIsLoadedWithAWarning) {
+  // airlock.fetch serves the names its config gives, so the same signed
+  // bytes can register a tool the manifest (built with no config) never
+  // named: allowed, but the operator is told.
+  fs::create_directories(root_ / "fetch-src");
+  fs::copy_file(plugin_file("airlock_fetch"), root_ / "fetch-src" / "fetch.so");
+  std::ofstream(root_ / "fetch-src" / "pack.toml") << "[pack]\nname = \"fetch-pack\"\nversion = \"1.0.0\"\n"
+                                                        "vendor = \"Test Vendor\"\n";
+  RunResult r = airlock({"pack", "build", path("fetch-src"), "-o", path("plugins/fetch-pack")});
+  ASSERT_EQ(0, r.exit_code.value_or(-1)) << joined(r);
+
+  TempConfig as_built(config("require_signed = false\n"));
+  const RunResult plain = run(list_argv(as_built.path()));
+  ASSERT_EQ(0, plain.exit_code.value_or(-1)) << joined(plain);
+  EXPECT_THAT(plain.err, testing::Not(HasSubstr("but its pack.toml lists")));
+
+  TempConfig renamed(config("require_signed = false\n") + "\n[plugin.\"airlock.fetch\"]\nnames = [\"web.get\"]\n");
+  const RunResult list = run(list_argv(renamed.path()));
+  ASSERT_EQ(0, list.exit_code.value_or(-1)) << joined(list);
+  EXPECT_THAT(list.out, HasSubstr("web.get"));
+  EXPECT_THAT(list.err, HasSubstr(path("plugins/fetch-pack/fetch.so") + ": registers tools web.get, but its pack.toml lists"));
+}
+
 TEST_F(PacksTest, AnUnsignedPackIsRefusedUnderRequireSigned) {
   build_sign_install("");
   TempConfig cfg(config("require_signed = true\n"));

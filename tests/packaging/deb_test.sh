@@ -233,9 +233,6 @@ for cargo_command in build test; do
     --release --manifest-path "$AIRLOCK_SOURCE_DIR/examples/rust-plugin/Cargo.toml"
 done
 
-plugins=$work/plugins
-mkdir -p "$plugins"
-cp "$work/c-plugin/example_c_rot13.so" "$work/rust-target/release/libexample_rust_base64.so" "$plugins/"
 
 echo "-- the vendor pack: built, signed, verified, installed; unsigned and tampered ones refused"
 # The vendor's key pair (no password: -W), its public half where an operator
@@ -264,15 +261,25 @@ if bounded "$airlock" pack install "$work/unsigned.tar.gz" --dir "$work/unsigned
   fail "airlock pack install --require-signed installs an unsigned pack"
 fi
 
-plugins=$work/plugins
-mkdir -p "$plugins"
-cp "$work/c-plugin/example_c_rot13.so" "$work/rust-target/release/libexample_rust_base64.so" "$plugins/"
+
+echo "-- the C and Rust plugins as signed packs, from their own pack.toml"
+declare -A objects=([c-plugin]=$work/c-plugin/example_c_rot13.so [rust-plugin]=$work/rust-target/release/libexample_rust_base64.so)
+for example in c-plugin rust-plugin; do
+  source_dir=$work/$example-pack
+  mkdir -p "$source_dir"
+  cp "$AIRLOCK_SOURCE_DIR/examples/$example/pack.toml" "${objects[$example]}" "$source_dir/"
+  quietly "$airlock" pack build "$source_dir" -o "$work/$example.tar.gz" --sign "$work/acme.key"
+  quietly "$airlock" pack install "$work/$example.tar.gz" --dir "$packs" --key "$key" --require-signed
+done
+for pack in example-c-rot13 example-rust-base64; do
+  [ -f "$packs/$pack/pack.toml" ] || fail "airlock pack install put no $pack/pack.toml in $packs"
+done
 
 echo "-- checking every plugin can load under MemoryDenyWriteExecute"
 # The unit's MemoryDenyWriteExecute=yes refuses a plugin that needs text
 # relocations or an executable stack (see the comment in airlock.service).
 shopt -s nullglob
-for plugin in "$plugins"/*.so "$packs"/*/*.so "$root/$plugindir"/*.so; do
+for plugin in "$packs"/*/*.so "$root/$plugindir"/*.so; do
   name=${plugin#"$work"/}
   ! readelf -dW "$plugin" | grep -q TEXTREL || fail "$name has text relocations"
   stack=$(readelf -lW "$plugin" | awk '$1 == "GNU_STACK" { print $7 }')
@@ -283,20 +290,20 @@ for plugin in "$plugins"/*.so "$packs"/*/*.so "$root/$plugindir"/*.so; do
 done
 
 echo "-- the staged server loads all three and answers each over stdio"
-# As the shipped config has it: only signed packs load, and the directories
-# not made of packs (the package's, the C and Rust plugins') are named.
+# As the shipped config has it: only signed packs load, and the package's
+# own directory is the one allowed to hold loose plugins.
 cat >"$work/airlock.toml" <<TOML
 [server]
 name = "deb-test"
 log_level = "warn"
 
 [plugins]
-dirs = ["$root/$plugindir", "$packs", "$plugins"]
+dirs = ["$root/$plugindir", "$packs"]
 on_error = "fail"
 
 [trust]
 require_signed = true
-unsigned_dirs = ["$root/$plugindir", "$plugins"]
+unsigned_dirs = ["$root/$plugindir"]
 keys = ["$key"]
 
 [chains.default]
@@ -306,6 +313,8 @@ quietly "$airlock" list -c "$work/airlock.toml"
 for tool in acme.text-stats acme.roman example.c-rot13 example.rust-base64; do
   grep -qF "$tool" "$work/last.log" || fail "the staged airlock does not list $tool"
 done
+signed=$(grep -c 'signed by' "$work/last.log" || true)
+[ "$signed" -eq 3 ] || { cat "$work/last.log" >&2; fail "airlock list shows $signed plugins signed, not the 3 packs"; }
 bounded python3 "$(dirname "$0")/call_examples.py" "$airlock" "$work/airlock.toml" ||
   fail "the staged airlock did not answer every example tool as expected (above)"
 
