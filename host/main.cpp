@@ -1,14 +1,40 @@
 // The `airlock` command: serve MCP, list what a config loads, or check plugins.
 #include "cli/commands.hpp"
-#include "cli/pack_command.hpp"
 #include "cli/startup.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string_view>
+#include <vector>
+
 #include <malloc.h>
+#include <unistd.h>
+
+namespace {
+
+// `airlock pack ...` is the airlock-pack binary beside this one (see
+// cli/pack_main.cpp for why it is separate). Returns only when it cannot run.
+int run_pack_binary(int argc, char** argv) {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::filesystem::path binary = (ec ? std::filesystem::path(argv[0]) : self).parent_path() / "airlock-pack";
+  std::vector<char*> args{argv[0]};
+  for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+  args.push_back(nullptr);
+  ::execv(binary.c_str(), args.data());
+  std::fprintf(stderr, "airlock: cannot run %s for `airlock pack`: %s\n", binary.c_str(), std::strerror(errno));
+  return 2;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string_view(argv[1]) == "pack") return run_pack_binary(argc, argv);
   // A client that closes its end mid-write must not kill the server;
   // write() reports EPIPE instead and the transport stops answering.
   std::signal(SIGPIPE, SIG_IGN);
@@ -53,7 +79,9 @@ int main(int argc, char** argv) {
   pin->add_option("--accept", pin_args.accept, "Tool whose changed definition becomes its pin (repeatable)");
   pin->add_flag("--accept-all", pin_args.accept_all, "Accept every changed definition");
 
-  const airlock::host::PackCommand pack(app);
+  // Never parsed here (main runs airlock-pack first); listed for --help.
+  app.add_subcommand("pack", "Build, verify and install signed tool packs (see airlock pack --help)")
+      ->allow_extras();
 
   // Usage errors exit 2, as the README promises, whatever CLI11's own code
   // for the kind of error; --help and --version exit 0.
@@ -67,6 +95,5 @@ int main(int argc, char** argv) {
   if (*list) return airlock::host::list_command(list_config);
   if (*check) return airlock::host::check_command(check_args);
   if (*pin) return airlock::host::pin_command(pin_args);
-  if (pack.chosen()) return pack.run();
   return 2;
 }

@@ -2,7 +2,7 @@
 
 #include "config/host_config.hpp"
 #include "packs/pack_install.hpp"
-#include "packs/pack_verify.hpp"
+#include "packs/pack_open.hpp"
 #include "packs/trust_keys.hpp"
 
 #include <fmt/format.h>
@@ -62,8 +62,7 @@ void print_pack(const VerifiedPack& pack) {
 
 }  // namespace
 
-PackCommand::PackCommand(CLI::App& app) {
-  pack_ = app.add_subcommand("pack", "Build, verify and install signed tool packs");
+PackCommand::PackCommand(CLI::App& app) : pack_(&app) {
   pack_->require_subcommand(1);
 
   build_ = pack_->add_subcommand("build", "Make a pack (directory or .tar.gz) from SRC/pack.toml and its objects");

@@ -1,5 +1,6 @@
-// `airlock pack build|verify|install`: the subcommand and its options, kept
-// here so main.cpp only adds it and runs it.
+// `airlock pack build|verify|install`: the subcommands and their options, on
+// the app of the airlock-pack binary (pack_main.cpp), which `airlock pack`
+// runs.
 #pragma once
 
 #include "cli/pack_build.hpp"
@@ -15,10 +16,9 @@ namespace airlock::host {
 
 class PackCommand {
  public:
+  // Adds build, verify and install to `app`, which then needs one of them.
   explicit PackCommand(CLI::App& app);
 
-  // True when the command line chose `airlock pack ...`.
-  bool chosen() const { return pack_->parsed(); }
   // The exit code: 0 done; 1 the pack was refused (or the build failed);
   // 2 a usage or config error.
   int run() const;

@@ -3,8 +3,6 @@
 // read once, and those bytes are both hashed and handed on.
 #include "packs/pack_verify.hpp"
 
-#include "packs/pack_archive.hpp"
-#include "packs/private_dir.hpp"
 #include "packs/sodium_init.hpp"
 
 #include <fcntl.h>
@@ -171,18 +169,15 @@ bool is_pack_dir(const std::filesystem::path& dir) {
   return fs::is_regular_file(dir / kManifestFile, ec);
 }
 
-Result<VerifiedPack> verify_pack(const std::filesystem::path& pack, const TrustPolicy& trust) {
-  std::error_code ec;
-  if (fs::is_directory(pack, ec)) {
-    if (!is_pack_dir(pack)) return Error{fmt::format("{}: no {} (not a pack)", pack.string(), kManifestFile)};
-    return Verifier(pack, pack.string(), false, trust).run();
-  }
-  if (!fs::exists(pack, ec)) return Error{fmt::format("{}: no such file or directory", pack.string())};
-  auto scratch = PrivateDir::create(fs::temp_directory_path(ec), "airlock-pack");
-  if (!scratch) return scratch.error();
-  if (auto extracted = extract_pack_archive(pack, scratch->path()); !extracted) return extracted.error();
-  if (!is_pack_dir(scratch->path())) return Error{fmt::format("{}: no {} in the archive", pack.string(), kManifestFile)};
-  return Verifier(scratch->path(), pack.string(), true, trust).run();
+Result<VerifiedPack> verify_pack_dir(const std::filesystem::path& dir, const TrustPolicy& trust) {
+  if (!is_pack_dir(dir)) return Error{fmt::format("{}: no {} (not a pack)", dir.string(), kManifestFile)};
+  return Verifier(dir, dir.string(), false, trust).run();
+}
+
+Result<VerifiedPack> verify_extracted_pack(const std::filesystem::path& dir, const std::filesystem::path& archive,
+                                           const TrustPolicy& trust) {
+  if (!is_pack_dir(dir)) return Error{fmt::format("{}: no {} in the archive", archive.string(), kManifestFile)};
+  return Verifier(dir, archive.string(), true, trust).run();
 }
 
 }  // namespace airlock::host

@@ -45,13 +45,20 @@ struct VerifiedPack {
   PackOrigin origin() const;
 };
 
-// Verifies a pack directory, or a .tar.gz (extracted into a private
-// temporary directory that is gone when this returns). The rules:
+// Verifies a pack directory. The rules:
 //   - a size or digest mismatch, a malformed or failing signature: refused;
 //   - no signature, or one by a key not in [trust] keys: refused under
 //     require_signed, else verified with a warning.
 // Errors name the file: "<dir>/libacme.so: SHA-256 is <x>, pack.toml says <y>".
-Result<VerifiedPack> verify_pack(const std::filesystem::path& pack, const TrustPolicy& trust);
+// An archive is verified by verify_pack (pack_open.hpp), which extracts it
+// first; the server itself only ever loads directories, so it never links
+// the archive library.
+Result<VerifiedPack> verify_pack_dir(const std::filesystem::path& dir, const TrustPolicy& trust);
+
+// The same for `dir`, where `archive` was extracted: errors name
+// "<archive>: <member>" and objects keep their member names.
+Result<VerifiedPack> verify_extracted_pack(const std::filesystem::path& dir, const std::filesystem::path& archive,
+                                           const TrustPolicy& trust);
 
 // True when `dir` holds a pack.toml, i.e. is a pack rather than a plain
 // directory.

@@ -145,7 +145,7 @@ Result<std::unique_ptr<PluginRegistry>> PluginRegistry::load(const Config& confi
         if (auto ok = take(PluginLibrary::open(entry.path, config)); !ok) return ok.error();
         continue;
       }
-      auto pack = verify_pack(entry.path, *trust);
+      auto pack = verify_pack_dir(entry.path, *trust);
       if (!pack) {
         if (refuse(pack.error().message)) continue;
         return pack.error();

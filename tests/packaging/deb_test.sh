@@ -127,7 +127,7 @@ contents "$dev_deb" >"$work/dev.list"
 plugindir=usr/$AIRLOCK_PLUGINDIR
 [ "$plugindir" = usr/lib/airlock/plugins ] ||
   fail "the plugin directory is /$plugindir, but the shipped airlock.toml names /usr/lib/airlock/plugins"
-for file in "usr/$AIRLOCK_BINDIR/airlock" etc/airlock/airlock.toml lib/systemd/system/airlock.service \
+for file in "usr/$AIRLOCK_BINDIR/airlock" "usr/$AIRLOCK_BINDIR/airlock-pack" etc/airlock/airlock.toml lib/systemd/system/airlock.service \
   usr/share/doc/airlock/README.md "$plugindir/airlock_identity.so" "$plugindir/airlock_strip_control.so" \
   "$plugindir/airlock_inert_urls.so" "$plugindir/airlock_escape_markup.so" "$plugindir/airlock_redact_secrets.so" \
   "$plugindir/airlock_truncate_strings.so" "$plugindir/airlock_fetch.so"; do
@@ -151,6 +151,12 @@ dpkg-deb -x "$runtime_deb" "$root"
 dpkg-deb -x "$dev_deb" "$root"
 airlock=$root/usr/$AIRLOCK_BINDIR/airlock
 [ -x "$airlock" ] || fail "the staged /usr/$AIRLOCK_BINDIR/airlock is not executable"
+
+# The server maps only what serving needs: the archive library (and the
+# libxml2 and ICU it pulls in, about 3 MiB resident) belongs to airlock-pack.
+if readelf -dW "$root/usr/$AIRLOCK_BINDIR/airlock" | grep NEEDED | grep -q libarchive; then
+  fail "/usr/$AIRLOCK_BINDIR/airlock links libarchive, which only airlock-pack needs"
+fi
 
 echo "-- the shipped configuration"
 conf=$root/etc/airlock/airlock.toml

@@ -4,7 +4,7 @@
 #include "packs/minisign.hpp"
 #include "packs/pack_archive.hpp"
 #include "packs/pack_install.hpp"
-#include "packs/pack_verify.hpp"
+#include "packs/pack_open.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
