@@ -75,7 +75,9 @@ SecretKey::SecretKey(SecretKey&& other) noexcept : id(other.id), key(other.key) 
   sodium_memzero(other.key.data(), other.key.size());
 }
 
-std::string key_id_text(const KeyId& id) { return fmt::format("{:016X}", load_le64(id.data())); }
+// minisign prints the id with PRIX64: uppercase, no leading zeros. The same
+// spelling here lets an operator match it against a .pub file's comment.
+std::string key_id_text(const KeyId& id) { return fmt::format("{:X}", load_le64(id.data())); }
 
 Result<PublicKey> parse_public_key(std::string_view text) {
   std::vector<std::string_view> lines = lines_of(text);

@@ -42,8 +42,8 @@ class SecretKey {
   std::array<std::uint8_t, 64> key{};  // libsodium's Ed25519 secret key: seed ‖ public key
 };
 
-// How minisign shows a key id: 16 uppercase hex digits of the id read as a
-// little-endian number ("21443C2E0CC15A30").
+// How minisign shows a key id: the id read as a little-endian number, in
+// uppercase hex without leading zeros ("21443C2E0CC15A30", "140342C8CCB0851").
 std::string key_id_text(const KeyId& id);
 
 // A public key file ("untrusted comment: ..." then the base64 line), or the

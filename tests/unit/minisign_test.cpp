@@ -68,6 +68,13 @@ TEST(MinisignKeys, PublicKeyFileAndBareLineGiveTheSameKey) {
   EXPECT_EQ("21443C2E0CC15A30", key_id_text(from_file.id));  // as minisign shows it
 }
 
+TEST(MinisignKeys, KeyIdsAreSpelledAsMinisignSpellsThemWithoutLeadingZeros) {
+  // minisign writes PRIX64: an id whose top nibble is 0 has 15 digits, and a
+  // padded spelling would not match the comment line of the vendor's .pub.
+  const KeyId id{0x51, 0x08, 0xCB, 0x8C, 0x2C, 0x34, 0x40, 0x01};
+  EXPECT_EQ("140342C8CCB0851", key_id_text(id));
+}
+
 TEST(MinisignKeys, MalformedPublicKeysAreRefusedWithTheReason) {
   EXPECT_THAT(parse_public_key("RWQ!!!!").error().message, HasSubstr("not valid base64"));
   EXPECT_THAT(parse_public_key("RWQwWsEMLjxEIdsJxKSrtRSU").error().message, HasSubstr("18 bytes, want 42"));
