@@ -104,44 +104,41 @@ int PackCommand::run() const {
   return 2;
 }
 
-int PackCommand::verify() const {
+std::optional<VerifiedPack> PackCommand::verified(int& code) const {
   auto trust = trust_from(config_, keys_, require_signed_);
   if (!trust) {
     fmt::print(stderr, "airlock: {}\n", trust.error().message);
-    return 2;
+    code = 2;
+    return std::nullopt;
   }
   std::error_code ec;
   if (!fs::exists(pack_path_, ec)) {
     fmt::print(stderr, "airlock: {}: no such file or directory\n", pack_path_.string());
-    return 2;
+    code = 2;
+    return std::nullopt;
   }
   auto pack = verify_pack(pack_path_, *trust);
   if (!pack) {
     fmt::print(stderr, "airlock: {}\n", pack.error().message);
-    return 1;
+    code = 1;
+    return std::nullopt;
   }
   for (const auto& w : pack->warnings) fmt::print(stderr, "airlock: warning: {}\n", w);
+  return std::move(*pack);
+}
+
+int PackCommand::verify() const {
+  int code = 0;
+  auto pack = verified(code);
+  if (!pack) return code;
   print_pack(*pack);
   return 0;
 }
 
 int PackCommand::install() const {
-  auto trust = trust_from(config_, keys_, require_signed_);
-  if (!trust) {
-    fmt::print(stderr, "airlock: {}\n", trust.error().message);
-    return 2;
-  }
-  std::error_code ec;
-  if (!fs::exists(pack_path_, ec)) {
-    fmt::print(stderr, "airlock: {}: no such file or directory\n", pack_path_.string());
-    return 2;
-  }
-  auto pack = verify_pack(pack_path_, *trust);
-  if (!pack) {
-    fmt::print(stderr, "airlock: {}\n", pack.error().message);
-    return 1;
-  }
-  for (const auto& w : pack->warnings) fmt::print(stderr, "airlock: warning: {}\n", w);
+  int code = 0;
+  auto pack = verified(code);
+  if (!pack) return code;
   auto installed = install_pack(*pack, install_dir_);
   if (!installed) {
     fmt::print(stderr, "airlock: {}\n", installed.error().message);

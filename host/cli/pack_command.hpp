@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cli/pack_build.hpp"
+#include "packs/pack_verify.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -24,6 +25,10 @@ class PackCommand {
   int run() const;
 
  private:
+  // Trust, then the pack verified: what verify and install both start
+  // with. On a refusal, says why on stderr and sets `code` (1 refused, 2
+  // usage or config).
+  std::optional<VerifiedPack> verified(int& code) const;
   int verify() const;
   int install() const;
 
