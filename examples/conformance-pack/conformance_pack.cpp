@@ -1,19 +1,25 @@
 // conformance-pack: every tool, resource, resource template and prompt the
-// official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16,
-// `--suite all`) calls on a server, with the names, descriptions, schemas and
-// contents its reference server ("everything-server") advertises. Served by
-// examples/conformance-pack/airlock.toml; tests/interop runs the suite
-// against it (ctest -R conformance_all).
+// official MCP conformance suites call on a server, with the names,
+// descriptions, schemas and contents their reference servers advertise:
+// @modelcontextprotocol/conformance 0.1.16 (`--suite all`, MCP 2025-11-25;
+// ctest -R conformance_all) and 0.2.0-alpha.12 (`--suite all` with
+// `--spec-version 2025-11-25` and `2026-07-28`). Served by
+// examples/conformance-pack/airlock.toml; tests/interop runs the suites
+// against it.
 //
 // It is also the example of everything a plugin can do besides plain tools:
 // image, audio and embedded-resource content, logging to the client,
-// progress, sampling and elicitation (ABI 1.2), and resources, templates,
-// prompts and completions (ABI 1.3).
+// progress, sampling and elicitation (ABI 1.2), resources, templates,
+// prompts and completions (ABI 1.3), and one code path for both protocol
+// eras (ABI 1.5): keyed questions to the client that block in a session and
+// become an InputRequiredResult in a 2026-07-28 request, a required client
+// capability, and list-changed notifications.
 #include <airlock/airlock.hpp>
 
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -23,7 +29,9 @@
 namespace {
 
 using airlock::sdk::Call;
+using airlock::sdk::ClientReply;
 using airlock::sdk::Contents;
+using airlock::sdk::InputRequired;
 using airlock::sdk::LogLevel;
 using airlock::sdk::Messages;
 using airlock::sdk::PromptRequest;
@@ -32,6 +40,7 @@ using airlock::sdk::StatusError;
 using airlock::sdk::Text;
 using boost::json::array;
 using boost::json::object;
+using boost::json::value;
 
 // A 1x1 red PNG and a minimal WAV, as the suite's fixtures spell them.
 constexpr std::string_view kPng =
@@ -112,6 +121,260 @@ Text elicit(Call& call, std::string_view prefix, object params) {
   } catch (const StatusError& e) {
     return Text{std::string("Elicitation not supported or error: ") + e.what()};
   }
+}
+
+// --- Questions and answers of the 2026-07-28 fixtures (ABI 1.5) ----------
+
+// An elicitation/create form asking for one required field of JSON `type`.
+object form(std::string_view message, std::string_view field, std::string_view type) {
+  return object{{"message", message},
+                {"requestedSchema", object{{"type", "object"},
+                                           {"properties", object{{field, object{{"type", type}}}}},
+                                           {"required", array{field}}}}};
+}
+
+// A sampling/createMessage request of one user text.
+object sampling(std::string_view text, int max_tokens) {
+  return object{{"messages", array{object{{"role", "user"}, {"content", text_block(text)}}}},
+                {"maxTokens", max_tokens}};
+}
+
+// An ElicitResult's action; "undefined" when it has none (as the reference
+// servers print it).
+std::string action_of(const object& answer) {
+  const value* action = answer.if_contains("action");
+  return action != nullptr && action->is_string() ? std::string(action->get_string()) : "undefined";
+}
+
+// The field `name` of what the user accepted; nullopt when they declined,
+// cancelled or left it out. A non-string value is given as JSON.
+std::optional<std::string> accepted(const object& answer, std::string_view name) {
+  if (action_of(answer) != "accept") return std::nullopt;
+  const value* content = answer.if_contains("content");
+  const value* field = content != nullptr && content->is_object() ? content->get_object().if_contains(name) : nullptr;
+  if (field == nullptr) return std::nullopt;
+  return field->is_string() ? std::string(field->get_string()) : boost::json::serialize(*field);
+}
+
+// The text a CreateMessageResult carries: its content block, or the first
+// text block of a content array (2025-11-25 allows both).
+std::string sampled_text(const object& result) {
+  auto text_of = [](const value& block) -> std::optional<std::string> {
+    if (!block.is_object()) return std::nullopt;
+    const value* text = block.get_object().if_contains("text");
+    if (text == nullptr || !text->is_string()) return std::nullopt;
+    return std::string(text->get_string());
+  };
+  const value* content = result.if_contains("content");
+  if (content == nullptr) return "(no content)";
+  if (content->is_array()) {
+    for (const value& block : content->get_array())
+      if (std::optional<std::string> text = text_of(block)) return *text;
+  } else if (std::optional<std::string> text = text_of(*content)) {
+    return *text;
+  }
+  return "(no text)";
+}
+
+// How many roots a ListRootsResult names.
+std::size_t root_count(const object& result) {
+  const value* roots = result.if_contains("roots");
+  return roots != nullptr && roots->is_array() ? roots->get_array().size() : 0;
+}
+
+// The answer to a question the tool can do without: nullopt when the client
+// did not declare the capability it needs (nothing was asked), or when the
+// answer comes in a later round (then `pending` is set). No answer for any
+// other reason is a tool error.
+std::optional<object> optional_answer(const Call& call, std::string_view key, std::string_view method,
+                                      const object& params, bool& pending) {
+  const ClientReply reply = call.ask_input(key, method, boost::json::serialize(params));
+  switch (reply.status) {
+    case AIRLOCK_STATUS_OK: return airlock::sdk::parse_object(reply.text, std::string(key) + " answer");
+    case AIRLOCK_STATUS_UNSUPPORTED: return std::nullopt;
+    case AIRLOCK_STATUS_INPUT_REQUIRED: pending = true; return std::nullopt;
+    case AIRLOCK_STATUS_CANCELLED: throw airlock::sdk::Cancelled{};
+    default:
+      throw StatusError(AIRLOCK_STATUS_TOOL_ERROR,
+                        std::string(method) + " '" + std::string(key) + "': no answer (status " +
+                            std::to_string(reply.status) + ", " + reply.text + ")");
+  }
+}
+
+constexpr std::string_view kNameQuestion = "What is your name?";
+
+// The tools the 0.2 suite calls on the 2026-07-28 wire: server-stateless's
+// diagnostics, the MRTR (SEP-2322) scenarios' tools and the SEP-2243
+// custom-header tool. In a 2025-11-25 session each works too: a question
+// blocks until the client answers it.
+void register_2026_tools(airlock::sdk::Plugin& plugin) {
+  plugin.tool({.name = "test_missing_capability",
+               .description = "Tests that a tool needing a client capability (sampling) is refused to a client "
+                              "that did not declare it",
+               .input_schema = kNoArguments,
+               .flags = kFlags,
+               .required_client_capabilities = {{"sampling", object{}}}},
+              [](const object&, Call&) { return Text{"Success"}; });
+
+  plugin.tool({.name = "test_streaming_elicitation",
+               .description = "Tests a response stream that carries progress and then a question to the client, "
+                              "never a server request in a 2026-07-28 request",
+               .input_schema = kNoArguments,
+               .flags = kFlags},
+              [](const object&, Call& call) {
+                call.progress(1, 2, "asking for confirmation");
+                const object answer = call.elicit("confirm", form("Please confirm to finish streaming", "confirm",
+                                                                  "boolean"));
+                return Text{"Streaming complete: action=" + action_of(answer)};
+              });
+
+  plugin.tool({.name = "test_logging_tool",
+               .description = "Tests that log messages reach a client only at the level it asked for",
+               .input_schema = kNoArguments,
+               .flags = kFlags},
+              [](const object&, Call& call) {
+                call.log(LogLevel::info, "Diagnostic trace logging activated");
+                return Text{"Logging evaluated"};
+              });
+
+  // A list change the suite can trigger: the lists stay as they are, the
+  // notification is what it checks.
+  const auto trigger = [host = plugin.host_handle()](airlock::sdk::List list) {
+    return [host, list](const object&, Call&) {
+      if (const airlock_status status = host.notify_list_changed(list); status != AIRLOCK_STATUS_OK)
+        throw StatusError(AIRLOCK_STATUS_TOOL_ERROR,
+                          "notify_list_changed failed with status " + std::to_string(status));
+      return Text{"Mutation triggered"};
+    };
+  };
+  plugin.tool({.name = "test_trigger_tool_change",
+               .description = "Tells clients that the tool list changed (notifications/tools/list_changed)",
+               .input_schema = kNoArguments,
+               .flags = kFlags},
+              trigger(airlock::sdk::List::tools));
+  plugin.tool({.name = "test_trigger_prompt_change",
+               .description = "Tells clients that the prompt list changed (notifications/prompts/list_changed)",
+               .input_schema = kNoArguments,
+               .flags = kFlags},
+              trigger(airlock::sdk::List::prompts));
+
+  plugin.tool({.name = "test_input_required_result_elicitation",
+               .description = "Tests an InputRequiredResult that asks the client for one elicitation (SEP-2322)",
+               .input_schema = kNoArguments,
+               .flags = kFlags},
+              [](const object&, Call& call) {
+                const object answer = call.elicit("user_name", form(kNameQuestion, "name", "string"));
+                const std::optional<std::string> name = accepted(answer, "name");
+                return Text{name ? "Hello, " + *name + "!" : "No name given (action=" + action_of(answer) + ")"};
+              });
+
+  plugin.tool({.name = "test_input_required_result_sampling",
+               .description = "Tests an InputRequiredResult that asks the client for one sampling (SEP-2322)",
+               .input_schema = kNoArguments,
+               .flags = kFlags},
+              [](const object&, Call& call) {
+                const object answer =
+                    call.sample("capital_question", sampling("What is the capital of France?", 100));
+                return Text{"Sampling result: " + sampled_text(answer)};
+              });
+
+  plugin.tool({.name = "test_input_required_result_list_roots",
+               .description = "Tests an InputRequiredResult that asks the client for its roots (SEP-2322)",
+               .input_schema = kNoArguments,
+               .flags = kFlags},
+              [](const object&, Call& call) {
+                return Text{"Found " + std::to_string(root_count(call.list_roots("client_roots"))) + " root(s)"};
+              });
+
+  plugin.tool({.name = "test_input_required_result_request_state",
+               .description = "Tests that requestState travels with an InputRequiredResult and its retry (SEP-2322)",
+               .input_schema = kNoArguments,
+               .flags = kFlags},
+              [](const object&, Call& call) {
+                const object answer = call.elicit("confirm", form("Please confirm", "ok", "boolean"));
+                return Text{accepted(answer, "ok") == "true" ? "state-ok: requestState validated"
+                                                             : "Not confirmed (action=" + action_of(answer) + ")"};
+              });
+
+  // Asks all three before stopping, so that one InputRequiredResult carries
+  // every question.
+  plugin.tool({.name = "test_input_required_result_multiple_inputs",
+               .description = "Tests an InputRequiredResult with an elicitation, a sampling and a roots request "
+                              "at once (SEP-2322)",
+               .input_schema = kNoArguments,
+               .flags = kFlags},
+              [](const object&, Call& call) {
+                const std::optional<object> name =
+                    call.input("user_name", "elicitation/create", form(kNameQuestion, "name", "string"));
+                const std::optional<object> greeting =
+                    call.input("greeting", "sampling/createMessage", sampling("Generate a greeting", 50));
+                const std::optional<object> roots = call.input("client_roots", "roots/list");
+                if (!name || !greeting || !roots) throw InputRequired();
+                return Text{"Name: " + accepted(*name, "name").value_or("(none: action=" + action_of(*name) + ")") +
+                            "; Greeting: " + sampled_text(*greeting) +
+                            "; Roots: " + std::to_string(root_count(*roots))};
+              });
+
+  // Round 2 asks step2 only once step1 is answered: the answer to step1
+  // comes back from the sealed requestState, not from the client.
+  plugin.tool({.name = "test_input_required_result_multi_round",
+               .description = "Tests two rounds of InputRequiredResult, each with its own requestState (SEP-2322)",
+               .input_schema = kNoArguments,
+               .flags = kFlags},
+              [](const object&, Call& call) {
+                const object first = call.elicit("step1", form("Step 1: What is your name?", "name", "string"));
+                const object second =
+                    call.elicit("step2", form("Step 2: What is your favorite color?", "color", "string"));
+                return Text{"Multi-round complete for " + accepted(first, "name").value_or("(no name)") +
+                            " who likes " + accepted(second, "color").value_or("(no color)")};
+              });
+
+  // The host seals requestState; a tampered one never reaches this tool.
+  plugin.tool({.name = "test_input_required_result_tampered_state",
+               .description = "Tests that a tampered requestState is refused (SEP-2322)",
+               .input_schema = kNoArguments,
+               .flags = kFlags},
+              [](const object&, Call& call) {
+                const object answer = call.elicit("confirm", form("Please confirm", "ok", "boolean"));
+                return Text{accepted(answer, "ok") == "true" ? "integrity-ok: state verified"
+                                                             : "Not confirmed (action=" + action_of(answer) + ")"};
+              });
+
+  // The host refuses (UNSUPPORTED) what the request did not declare, so the
+  // InputRequiredResult holds only the questions the client can answer.
+  plugin.tool({.name = "test_input_required_result_capabilities",
+               .description = "Tests that an InputRequiredResult asks only for what the client declared (SEP-2322)",
+               .input_schema = kNoArguments,
+               .flags = kFlags},
+              [](const object&, Call& call) {
+                bool pending = false;
+                const std::optional<object> name = optional_answer(
+                    call, "elicit_input", "elicitation/create", form(kNameQuestion, "name", "string"), pending);
+                const std::optional<object> capital = optional_answer(
+                    call, "sample_input", "sampling/createMessage", sampling("What is the capital of France?", 100),
+                    pending);
+                if (pending) throw InputRequired();
+                if (!name && !capital) return Text{"No supported capabilities declared"};
+                std::string text = "Answered:";
+                if (name) text += " elicitation (action=" + action_of(*name) + ")";
+                if (capital) text += std::string(name ? "," : "") + " sampling (" + sampled_text(*capital) + ")";
+                return Text{text};
+              });
+
+  // The custom-header scenario (SEP-2243) picks the first tool with a
+  // string x-mcp-header property; the host checks Mcp-Param-Region against
+  // the argument before the tool runs.
+  plugin.tool(
+      {.name = "test_x_mcp_header",
+       .description = "Tests an argument mirrored in an Mcp-Param header (SEP-2243)",
+       .input_schema =
+           R"({"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"level":{"type":"integer"}}})",
+       .flags = kFlags},
+      [](const object& args, Call&) {
+        const value* region = args.if_contains("region");
+        return Text{region != nullptr && region->is_string() ? "region=" + std::string(region->get_string())
+                                                             : std::string("no region given")};
+      });
 }
 
 void register_tools(airlock::sdk::Plugin& plugin) {
@@ -292,11 +555,12 @@ void register_tools(airlock::sdk::Plugin& plugin) {
               });
 
   // Its schema reaches tools/list as written: $schema, $defs and
-  // additionalProperties included (the suite's json-schema-2020-12 checks).
+  // additionalProperties (SEP-1613), and $anchor, allOf/anyOf and
+  // if/then/else (SEP-2106): the 0.2 suite's JSON_SCHEMA_2020_12_FIXTURE.
   plugin.tool(
       {.name = "json_schema_2020_12_tool",
        .description = "Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)",
-       .input_schema = R"({"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false})",
+       .input_schema = R"({"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false})",
        .flags = kFlags},
       [](const object& args, Call&) {
         return Text{"JSON Schema 2020-12 tool called with: " + boost::json::serialize(args)};
@@ -379,14 +643,26 @@ void register_prompts(airlock::sdk::Plugin& plugin) {
                                      {"content", object{{"type", "image"}, {"data", kPng}, {"mimeType", "image/png"}}}});
                   out.text("user", "Please analyze the image above.");
                 });
+
+  // MRTR beyond tools/call (SEP-2322): a get that asks the client first.
+  plugin.prompt({.name = "test_input_required_result_prompt",
+                 .description = "MRTR: prompt that requires elicitation input"},
+                [](const PromptRequest&, Messages& out) {
+                  const object answer =
+                      out.elicit("user_context", form("What context should the prompt use?", "context", "string"));
+                  const std::optional<std::string> context = accepted(answer, "context");
+                  out.text("user", context ? "Prompt with context: " + *context
+                                           : "Prompt without context (action=" + action_of(answer) + ")");
+                });
 }
 
 }  // namespace
 
 AIRLOCK_PLUGIN(plugin) {
-  plugin.info("conformance-pack", "1.0.0",
-              "the tools, resources and prompts the MCP conformance suite (0.1.16) calls on a server");
+  plugin.info("conformance-pack", "1.1.0",
+              "the tools, resources and prompts the MCP conformance suites (0.1.16, 0.2) call on a server");
   register_tools(plugin);
+  register_2026_tools(plugin);
   register_resources(plugin);
   register_prompts(plugin);
 }

@@ -75,7 +75,8 @@ Outcome SanitizerSubject::call(std::string_view input) const {
     outcome.wrote = writer.written;
   } else {
     const airlock_request_context context{sizeof(airlock_request_context), borrow(kProtocolVersion),
-                                          airlock_str{nullptr, 0}, airlock_str{nullptr, 0}, borrow(kRequestId)};
+                                          airlock_str{nullptr, 0}, airlock_str{nullptr, 0}, borrow(kRequestId),
+                                          borrow(std::string_view("{}"))};
     airlock_result_writer writer;
     outcome.status = sanitizer_.on_result(sanitizer_.data, &context, borrow(kToolName), borrow(kArguments),
                                           borrow(input), &writer);

@@ -4,6 +4,7 @@
 #include "egress/fetcher.hpp"
 #include "executor/executor.hpp"
 #include "mcp/protocol.hpp"
+#include "mcp/request_state.hpp"
 #include "mcp/session.hpp"
 #include "metrics/metrics.hpp"
 #include "transport/http/http_server.hpp"
@@ -32,6 +33,28 @@ Fetcher make_fetcher(const Config& config) {
 
 // One line per plugin, then one for how it serves: what an operator reads
 // to know the server started as configured.
+// The key that seals 2026-07-28 requestState: the configured one, shared
+// by replicas, or one made for this process alone.
+Result<RequestStateSealer> make_sealer(const Config& config) {
+  const std::chrono::seconds ttl(config.server.request_state_ttl_s);
+  if (config.server.request_state_key_file) return RequestStateSealer::from_file(*config.server.request_state_key_file, ttl);
+  spdlog::debug("no [server] request_state_key_file: requestState is sealed with a key made at start, so a client's "
+                "retry must reach this process");
+  return RequestStateSealer::generated(ttl);
+}
+
+// Everything a session reads, besides what it is handed per call.
+ServerState make_state(const Loaded& loaded, Executor& executor, DeadlineTimer& timer, Metrics* metrics,
+                       const Fetcher& fetcher, const RequestStateSealer& sealer) {
+  ServerState state{loaded.config, *loaded.routes, executor, AIRLOCK_VERSION, build_tool_listing(*loaded.routes),
+                    &timer, metrics, &fetcher};
+  state.sealer = &sealer;
+  state.list_ttl_ms = loaded.config.server.list_ttl_ms;
+  // Tokens that scope tools show each identity its own tools/list.
+  for (const auto& token : loaded.config.http.tokens) state.private_lists = state.private_lists || !token.tools.empty();
+  return state;
+}
+
 void announce(const Loaded& loaded, std::string_view how) {
   for (const auto& plugin : loaded.registry->plugins()) {
     std::string provides;
@@ -63,9 +86,13 @@ int serve_http(const Loaded& loaded, std::string_view listen) {
 
   DeadlineTimer timer;
   const Fetcher fetcher = make_fetcher(loaded.config);
+  auto sealer = make_sealer(loaded.config);
+  if (!sealer) {
+    spdlog::error("{}", sealer.error().message);
+    return 1;
+  }
   Executor executor(loaded.config.server.workers, loaded.config.server.queue_capacity);
-  const ServerState state{loaded.config, *loaded.routes, executor, AIRLOCK_VERSION,
-                          build_tool_listing(*loaded.routes), &timer, &metrics, &fetcher};
+  const ServerState state = make_state(loaded, executor, timer, &metrics, fetcher, *sealer);
   {
     auto server = http::HttpServer::bind(state, *address, &metrics);
     if (!server) {
@@ -94,9 +121,13 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
 
   DeadlineTimer timer;
   const Fetcher fetcher = make_fetcher(loaded->config);
+  auto sealer = make_sealer(loaded->config);
+  if (!sealer) {
+    spdlog::error("{}", sealer.error().message);
+    return 1;
+  }
   Executor executor(loaded->config.server.workers, loaded->config.server.queue_capacity);
-  const ServerState state{loaded->config, *loaded->routes, executor, AIRLOCK_VERSION,
-                          build_tool_listing(*loaded->routes), &timer, nullptr, &fetcher};
+  const ServerState state = make_state(*loaded, executor, timer, nullptr, fetcher, *sealer);
   StdioTransport transport(STDIN_FILENO, STDOUT_FILENO, loaded->config.server.max_message_bytes);
   {
     Session session(state, [&transport](std::string message, Outbound) {

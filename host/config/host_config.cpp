@@ -367,6 +367,13 @@ class ConfigReader {
       } else if (name == "sanitizer_timeout_ms") {
         if (auto value = integer_value(node, path, 1, 600'000))
           server.sanitizer_timeout_ms = static_cast<std::uint32_t>(*value);
+      } else if (name == "list_ttl_ms") {
+        if (auto value = integer_value(node, path, 0, 86'400'000)) server.list_ttl_ms = static_cast<std::uint32_t>(*value);
+      } else if (name == "request_state_key_file") {
+        if (auto value = string_value(node, path)) server.request_state_key_file = resolve(*value);
+      } else if (name == "request_state_ttl_s") {
+        if (auto value = integer_value(node, path, 1, 86'400'000 / 1000))
+          server.request_state_ttl_s = static_cast<std::uint32_t>(*value);
       } else {
         report_unknown_key(key, "server");
       }

@@ -45,6 +45,13 @@ struct ServerConfig {
   Mirror mirror = Mirror::text;
   std::size_t max_result_bytes = 1u << 20;  // serialized CallToolResult; text is cut past it
   std::uint32_t sanitizer_timeout_ms = 1000;  // one step; a slower step withholds the result
+  // 2026-07-28: how long clients may cache discover and list results.
+  std::uint32_t list_ttl_ms = 60000;  // 0 to 86'400'000
+  // The key that seals multi round-trip requestState: 32 bytes, raw or
+  // base64. Replicas that share it serve each other's retries; without it a
+  // key is generated at start and retries must reach this process.
+  std::optional<std::filesystem::path> request_state_key_file;
+  std::uint32_t request_state_ttl_s = 600;  // how long a client has to answer; 1 to 86400
 };
 
 // [[transport.http.tokens]]: one bearer token, who it stands for, and what

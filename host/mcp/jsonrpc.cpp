@@ -87,4 +87,13 @@ std::string error(const boost::json::value& id, int code, std::string_view messa
   return boost::json::serialize(o);
 }
 
+std::string error(const boost::json::value& id, int code, std::string_view message, const boost::json::value& data) {
+  boost::json::object error{{"code", code}, {"message", message}};
+  if (!data.is_null()) error["data"] = data;
+  boost::json::object o{{"jsonrpc", "2.0"}};
+  if (!id.is_null()) o["id"] = id;
+  o["error"] = std::move(error);
+  return boost::json::serialize(o);
+}
+
 }  // namespace airlock::host::jsonrpc

@@ -50,5 +50,8 @@ std::string result(const boost::json::value& id, std::string_view result_json);
 std::string result_prefix(const boost::json::value& id);
 inline constexpr char kResultSuffix = '}';
 std::string error(const boost::json::value& id, int code, std::string_view message);
+// With error.data (a JSON value); a null id is left out rather than written
+// as null, as 2026-07-28 asks of a server that cannot read the id.
+std::string error(const boost::json::value& id, int code, std::string_view message, const boost::json::value& data);
 
 }  // namespace airlock::host::jsonrpc

@@ -50,8 +50,39 @@ inline std::optional<std::string_view> capability_for_client_request(std::string
   return std::nullopt;
 }
 
+// MCP 2026-07-28: every request stands alone, carrying its version and the
+// client's capabilities in params._meta under these keys; sessions and
+// initialize are gone. The versions before it are served in sessions.
+inline constexpr std::array<std::string_view, 1> kModernProtocolVersions = {"2026-07-28"};
+inline constexpr std::array<std::string_view, 4> kSessionProtocolVersions = {"2024-11-05", "2025-03-26", "2025-06-18",
+                                                                             "2025-11-25"};
+inline constexpr std::string_view kMetaProtocolVersion = "io.modelcontextprotocol/protocolVersion";
+inline constexpr std::string_view kMetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities";
+inline constexpr std::string_view kMetaClientInfo = "io.modelcontextprotocol/clientInfo";
+inline constexpr std::string_view kMetaLogLevel = "io.modelcontextprotocol/logLevel";
+inline constexpr std::string_view kMetaServerInfo = "io.modelcontextprotocol/serverInfo";
+inline constexpr std::string_view kMetaSubscriptionId = "io.modelcontextprotocol/subscriptionId";
+
+inline bool is_modern_protocol_version(std::string_view v) {
+  for (auto known : kModernProtocolVersions)
+    if (known == v) return true;
+  return false;
+}
+inline bool is_session_protocol_version(std::string_view v) {
+  for (auto known : kSessionProtocolVersions)
+    if (known == v) return true;
+  return false;
+}
+
+// 2026-07-28's error codes: a request header that disagrees with the body
+// (HTTP 400), a tool that needs a client capability the request did not
+// declare, and a protocol version this server does not speak.
+inline constexpr int kHeaderMismatch = -32020;
+inline constexpr int kMissingClientCapability = -32021;
+inline constexpr int kUnsupportedProtocolVersion = -32022;
+
 // The error code MCP gives an unknown resource (resources/read and
-// resources/subscribe), with data {"uri": ...}.
+// resources/subscribe), with data {"uri": ...}; 2026-07-28 uses -32602.
 inline constexpr int kResourceNotFound = -32002;
 inline constexpr std::string_view kResourceNotFoundMessage = "Resource not found";
 

@@ -6,6 +6,10 @@
 // the client's response to handle().
 #include "mcp/session.hpp"
 
+#include "mcp/session_call_link.hpp"
+
+#include "mcp/input_round.hpp"
+#include "mcp/modern_request.hpp"
 #include "mcp/protocol.hpp"
 #include "metrics/metrics.hpp"
 #include "pipeline/result_pipeline.hpp"
@@ -37,80 +41,12 @@ std::optional<std::size_t> read_cursor(std::string_view cursor, std::size_t size
   return offset;
 }
 
-// A JSON number for a progress value: integral values as integers (the
-// common 0, 50, 100 read as such), the rest as doubles.
-boost::json::value progress_number(double v) {
-  constexpr double kExactIntegers = 9007199254740992.0;  // 2^53
-  if (std::trunc(v) == v && std::fabs(v) <= kExactIntegers) return static_cast<std::int64_t>(v);
-  return v;
-}
-
-std::string notification(std::string_view method, const boost::json::object& params) {
-  std::string out = R"({"jsonrpc":"2.0","method":)";
-  append_json(out, boost::json::value(method));
-  out.append(R"(,"params":)");
-  append_json(out, params);
-  out.push_back('}');
-  return out;
-}
-
 // How long a worker waits on the client between looks at its call's
 // cancelled flag. Every path that sets the flag also wakes the waiters; this
 // only bounds the damage of one that forgets.
 constexpr std::chrono::milliseconds kCancelledPoll{250};
 
 }  // namespace
-
-// One running call's way to its client: what host_api.cpp forwards the
-// plugin's call_* functions to. Lives on the worker's stack for on_call.
-class Session::CallLink final : public CallChannel {
- public:
-  CallLink(Session& session, const InFlight& call) : session_(session), call_(call) {}
-
-  airlock_status progress(double progress, double total, std::string_view message) override {
-    if (call_.cancelled.load()) return AIRLOCK_STATUS_CANCELLED;
-    // Held while sending, so two threads of one tool cannot put increasing
-    // values on the wire in decreasing order.
-    std::lock_guard lock(mutex_);
-    if (last_progress_ && progress <= *last_progress_) return AIRLOCK_STATUS_INVALID_ARGUMENT;
-    last_progress_ = progress;
-    if (!call_.progress_token) return AIRLOCK_STATUS_OK;
-    boost::json::object params{{"progressToken", *call_.progress_token},
-                               {"progress", progress_number(progress)}};
-    if (total > 0) params["total"] = progress_number(total);
-    if (!message.empty()) params["message"] = message;
-    session_.send_(notification("notifications/progress", params), Outbound{call_.key, false});
-    return AIRLOCK_STATUS_OK;
-  }
-
-  airlock_status log(airlock_client_log_level level, std::string_view logger, std::string_view message) override {
-    if (call_.cancelled.load()) return AIRLOCK_STATUS_CANCELLED;
-    if (level < session_.log_threshold_.load()) return AIRLOCK_STATUS_OK;
-    boost::json::object params{{"level", kLogLevels[static_cast<std::size_t>(level)]}};
-    if (!logger.empty()) params["logger"] = logger;
-    params["data"] = message;
-    std::lock_guard lock(mutex_);
-    session_.send_(notification("notifications/message", params), Outbound{call_.key, false});
-    return AIRLOCK_STATUS_OK;
-  }
-
-  Reply request(std::string_view method, std::string_view params_json, std::chrono::milliseconds timeout) override {
-    return session_.request_client(call_, method, params_json, timeout);
-  }
-
-  std::string_view client_capabilities() const noexcept override { return session_.client_capabilities_json_; }
-  std::string_view request_meta() const noexcept override { return call_.meta; }
-
-  void end_stream() override {
-    if (session_.end_stream_) session_.end_stream_(call_.key);
-  }
-
- private:
-  Session& session_;
-  const InFlight& call_;
-  std::mutex mutex_;  // guards last_progress_; held while this call's notifications are sent
-  std::optional<double> last_progress_;
-};
 
 std::vector<boost::json::object> build_tool_listing(const ToolRoutes& routes) {
   std::vector<boost::json::object> listing;
@@ -129,6 +65,7 @@ std::vector<boost::json::object> build_tool_listing(const ToolRoutes& routes) {
 
 Session::Session(const ServerState& server, Send send)
     : server_(server),
+      server_info_{{"name", server.config.server.name}, {"version", server.version}},
       send_(std::move(send)),
       log_threshold_(AIRLOCK_CLIENT_LOG_INFO),
       catalog_(server.routes.content().catalog()) {}
@@ -143,6 +80,12 @@ void Session::reply(const boost::json::value& id, std::string_view result_json) 
 void Session::reply_error(const boost::json::value& id, int code, std::string_view message) {
   const std::string key = id.is_null() ? std::string() : boost::json::serialize(id);
   send_(jsonrpc::error(id, code, message), Outbound{key, true});
+}
+
+void Session::reply_error(const boost::json::value& id, int code, std::string_view message,
+                          const boost::json::value& data) {
+  const std::string key = id.is_null() ? std::string() : boost::json::serialize(id);
+  send_(jsonrpc::error(id, code, message, data), Outbound{key, true});
 }
 
 void Session::handle(std::string_view text) {
@@ -178,22 +121,35 @@ void Session::dispatch(jsonrpc::Message& m) {
     // notifications/initialized and unknown notifications need no answer.
     return;
   }
+  // Before initialize the process (stdio) has no session: a request that
+  // carries 2026-07-28's _meta, or names a method only 2026-07-28 has, is
+  // served on its own; anything else keeps 2025's meaning.
+  if (!initialized_ &&
+      (carries_modern_meta(m) || m.method == "server/discover" || m.method == "subscriptions/listen")) {
+    auto admitted = admit_modern(server_, m, nullptr, tool_scope_, caller_);
+    if (auto* rejected = std::get_if<Rejection>(&admitted))
+      return reply_error(m.id, rejected->code, rejected->message, rejected->data);
+    return handle_modern(m, std::move(std::get<RequestScope>(admitted)));
+  }
   if (m.method == "ping") return reply(m.id, "{}");
   if (m.method == "initialize") return on_initialize(m);
   if (!initialized_)
     return reply_error(m.id, jsonrpc::kInvalidRequest,
-                       fmt::format("server not initialized: send initialize before {}", m.method));
-  if (m.method == "tools/call") return on_tools_call(m);
-  if (m.method == "tools/list") return on_tools_list(m);
+                       fmt::format("server not initialized: send initialize before {} (or, for protocol 2026-07-28, "
+                                   "params._meta with its protocolVersion and clientCapabilities)",
+                                   m.method));
+  static const Scope kSession;
+  if (m.method == "tools/call") return on_tools_call(m, kSession);
+  if (m.method == "tools/list") return on_tools_list(m, kSession);
   if (m.method == "logging/setLevel") return on_set_level(m);
-  if (m.method == "resources/read") return on_resources_read(m);
-  if (m.method == "resources/list") return on_resources_list(m);
-  if (m.method == "resources/templates/list") return on_resource_templates_list(m);
+  if (m.method == "resources/read") return on_resources_read(m, kSession);
+  if (m.method == "resources/list") return on_resources_list(m, kSession);
+  if (m.method == "resources/templates/list") return on_resource_templates_list(m, kSession);
   if (m.method == "resources/subscribe") return on_resources_subscribe(m, true);
   if (m.method == "resources/unsubscribe") return on_resources_subscribe(m, false);
-  if (m.method == "prompts/list") return on_prompts_list(m);
-  if (m.method == "prompts/get") return on_prompts_get(m);
-  if (m.method == "completion/complete") return on_complete(m);
+  if (m.method == "prompts/list") return on_prompts_list(m, kSession);
+  if (m.method == "prompts/get") return on_prompts_get(m, kSession);
+  if (m.method == "completion/complete") return on_complete(m, kSession);
   reply_error(m.id, jsonrpc::kMethodNotFound, fmt::format("method not found: {}", m.method));
 }
 
@@ -211,21 +167,13 @@ void Session::on_initialize(const jsonrpc::Message& m) {
   }
   initialized_ = true;
 
-  // Resources, prompts and completions only when some plugin serves them:
-  // a capability promises that its methods work.
-  boost::json::object capabilities{{"tools", boost::json::object{{"listChanged", false}}},
-                                   {"logging", boost::json::object{}}};
-  if (catalog_ && catalog_->serves_resources())
-    capabilities["resources"] = boost::json::object{{"subscribe", true}, {"listChanged", true}};
-  if (catalog_ && catalog_->serves_prompts()) capabilities["prompts"] = boost::json::object{{"listChanged", true}};
-  if (catalog_ && catalog_->serves_completions()) capabilities["completions"] = boost::json::object{};
   boost::json::object result{
       {"protocolVersion", protocol_version_},
-      {"capabilities", std::move(capabilities)},
-      {"serverInfo", boost::json::object{{"name", server_.config.server.name}, {"version", server_.version}}}};
+      {"capabilities", server_capabilities(server_)},
+      {"serverInfo", server_info_}};
   reply(m.id, boost::json::serialize(result));
   // After the answer, so that no notification can come before it.
-  if (catalog_) catalog_->add_listener(this);
+  if (catalog_ && !catalog_listening_.exchange(true)) catalog_->add_listener(this);
 }
 
 void Session::on_set_level(const jsonrpc::Message& m) {
@@ -242,7 +190,7 @@ void Session::on_set_level(const jsonrpc::Message& m) {
   reply(m.id, "{}");
 }
 
-void Session::on_tools_list(const jsonrpc::Message& m) {
+void Session::on_tools_list(const jsonrpc::Message& m, const Scope& scope) {
   const auto& listing = server_.tool_listing;
   // Pages run over the tools in scope, so a cursor's offset counts only those.
   std::vector<const boost::json::object*> scoped;
@@ -266,10 +214,10 @@ void Session::on_tools_list(const jsonrpc::Message& m) {
   for (std::size_t i = offset; i < end; ++i) tools.push_back(entry(i));
   boost::json::object result{{"tools", std::move(tools)}};
   if (end < size) result["nextCursor"] = make_cursor(end);
-  reply(m.id, boost::json::serialize(result));
+  reply_result(m.id, std::move(result), scope, Cache::list);
 }
 
-void Session::on_tools_call(jsonrpc::Message& m) {
+void Session::on_tools_call(jsonrpc::Message& m, const Scope& scope) {
   const auto* params = params_object(m);
   const auto* name = params ? params->if_contains("name") : nullptr;
   if (!name || !name->is_string())
@@ -280,8 +228,13 @@ void Session::on_tools_call(jsonrpc::Message& m) {
 
   auto call = std::make_shared<InFlight>();
   call->id = m.id;
+  call->scope = scope;
   // A call with no arguments reaches the tool as {} (never null).
   call->arguments = "{}";
+  if (scope) {
+    call->state_method = "tools/call";
+    if (!open_round(m, call)) return;
+  }
 
   if (auto* args = m.params.get_object().if_contains("arguments"); args && !args->is_null()) {
     if (!args->is_object())
@@ -329,7 +282,7 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
   if (call->cancelled.load()) return finish(call);
 
   const Tool& tool = *route.tool;
-  const RequestContext context{protocol_version_, session_id_, caller_, call->key, server_.metrics};
+  const RequestContext context = request_context(*call);
 
   // Arguments that fail the inputSchema never reach the tool; the client
   // gets host text naming the schema location and keyword, through the chain.
@@ -363,6 +316,14 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
 
   if (call->answered.exchange(true)) return finish(call);  // the deadline answered first
 
+  // 2026-07-28: a tool that asked a question still open answers nothing of
+  // its own; what it produced is dropped unseen, and it runs again, from
+  // the start, when the client retries with the answer.
+  if (auto outcome = round_outcome(*call)) {
+    send_(std::move(*outcome), Outbound{call->key, true});
+    return finish(call);
+  }
+
   // The response is built in place: envelope, then the result appended by
   // the pipeline's last stage, so a large result is written once.
   std::string response = jsonrpc::result_prefix(call->id);
@@ -386,7 +347,7 @@ void Session::on_deadline(const ToolRoute& route, const std::shared_ptr<InFlight
                *route.timeout_ms);
   ToolCallOutcome outcome{AIRLOCK_STATUS_TOOL_ERROR, {}};
   outcome.output.error_message = fmt::format("tool timed out after {} ms", *route.timeout_ms);
-  const RequestContext context{protocol_version_, session_id_, caller_, call->key, server_.metrics};
+  const RequestContext context = request_context(*call);
   std::string response = jsonrpc::result_prefix(call->id);
   run_result_pipeline(route, std::move(outcome), context, call->arguments, response);
   if (server_.metrics) server_.metrics->tool_call(route.tool->name, true);
@@ -408,6 +369,7 @@ void Session::on_cancelled(const jsonrpc::Message& m) {
   const auto* params = params_object(m);
   const auto* id = params ? params->if_contains("requestId") : nullptr;
   if (!id) return;
+  if (cancel_listen(boost::json::serialize(*id))) return;
   {
     std::lock_guard lock(calls_mutex_);
     auto it = calls_.find(boost::json::serialize(*id));
@@ -419,6 +381,7 @@ void Session::on_cancelled(const jsonrpc::Message& m) {
 
 void Session::close(std::chrono::milliseconds grace) {
   if (catalog_) catalog_->remove_listener(this);
+  end_listens();
   {
     std::lock_guard lock(client_requests_mutex_);
     client_gone_ = true;

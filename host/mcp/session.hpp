@@ -10,6 +10,7 @@
 #include "executor/deadline_timer.hpp"
 #include "executor/executor.hpp"
 #include "mcp/jsonrpc.hpp"
+#include "mcp/request_scope.hpp"
 #include "pipeline/tool_routes.hpp"
 #include "plugins/host_api.hpp"
 
@@ -31,6 +32,8 @@
 namespace airlock::host {
 class Metrics;
 class Fetcher;
+class RequestStateSealer;
+class InputRound;
 
 // What every session of one server shares; immutable after start.
 struct ServerState {
@@ -47,6 +50,14 @@ struct ServerState {
   // Performs tools' fetches (ABI 1.4) under each tool's egress policy; null:
   // every fetch is denied.
   const Fetcher* fetcher = nullptr;
+  // Seals the requestState of 2026-07-28 multi round-trip requests; null:
+  // a tool that asks the client in such a request gets UNSUPPORTED.
+  const RequestStateSealer* sealer = nullptr;
+  // How long 2026-07-28 clients may cache discover and list results
+  // ([server] list_ttl_ms), and whether a shared cache may hold them: not
+  // when identities see different tools.
+  std::int64_t list_ttl_ms = 60000;
+  bool private_lists = false;
 };
 
 // Builds ServerState::tool_listing from the routes.
@@ -93,10 +104,16 @@ class Session : private ContentListener {
   ~Session() override;
 
   // Handles one message (a line of stdio, a POST body). Transport thread.
+  // Before initialize, a request that carries 2026-07-28's _meta (or any
+  // request but initialize and ping) is served as a 2026-07-28 request,
+  // on its own; after it, every message belongs to the session.
   void handle(std::string_view text);
   // The same, for a message the transport already parsed (HTTP reads the
   // kind and id first: they decide the status and the stream).
   void handle(jsonrpc::Message& message);
+  // A 2026-07-28 request the transport already admitted (admit_modern):
+  // served with `scope`, never as part of the session. Transport thread.
+  void handle_modern(jsonrpc::Message& message, RequestScope scope);
 
   // Answers a message the transport refused for its size.
   void reject_oversized(std::size_t limit);
@@ -128,8 +145,15 @@ class Session : private ContentListener {
 
  private:
   class CallLink;  // a call's CallChannel (session.cpp)
+  using Scope = std::shared_ptr<const RequestScope>;  // null: a session's request
 
   struct InFlight {
+    Scope scope;
+    // A 2026-07-28 request that may ask the client: the answers it has, the
+    // questions it asks, and what its requestState is bound to.
+    std::shared_ptr<InputRound> round;
+    std::string state_method;  // "tools/call", "prompts/get", "resources/read"
+    std::string state_digest;
     boost::json::value id;
     std::string key;  // the id as JSON text: the calls_ key and the stream it answers on
     // Parsed, for input validation. Emplaced (move-constructed) so it keeps
@@ -153,11 +177,34 @@ class Session : private ContentListener {
   };
 
   void dispatch(jsonrpc::Message& message);
+  void dispatch_modern(jsonrpc::Message& message, const Scope& scope);
   void on_initialize(const jsonrpc::Message& m);
   void on_set_level(const jsonrpc::Message& m);
   void on_response(const jsonrpc::Message& m);
-  void on_tools_list(const jsonrpc::Message& m);
-  void on_tools_call(jsonrpc::Message& m);
+  void on_tools_list(const jsonrpc::Message& m, const Scope& scope);
+  void on_tools_call(jsonrpc::Message& m, const Scope& scope);
+  void on_discover(const jsonrpc::Message& m, const Scope& scope);
+
+  // --- subscriptions/listen (session_listen.cpp): a 2026-07-28 request
+  // held open, on which list changes and resource updates are delivered.
+  struct Listen;
+  void on_listen(const jsonrpc::Message& m, const Scope& scope);
+  // Called with the catalog's listener lock held (ContentListener).
+  void notify_listens(ContentList list);
+  void notify_listens_updated(std::string_view uri);
+  // Ends the listen with this id (a notifications/cancelled); false: none.
+  bool cancel_listen(std::string_view key);
+  // Ends every listen with its result (the server closes the session).
+  void end_listens();
+  // A 2026-07-28 request's inputResponses and requestState, opened into
+  // call->round. False when it answered an error.
+  bool open_round(const jsonrpc::Message& m, const std::shared_ptr<InFlight>& call);
+  // The InputRequiredResult of an attempt that asked the client something
+  // it has not answered yet, or the -32602 for an answer of the wrong shape.
+  // Nothing when the attempt may be answered normally. Worker thread.
+  std::optional<std::string> round_outcome(const InFlight& call);
+  // Whether the attempt's answer is the round's, not the hook's own.
+  static bool round_pending(const InFlight& call);
   void on_cancelled(const jsonrpc::Message& m);
   void run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& call);
   void on_deadline(const ToolRoute& route, const std::shared_ptr<InFlight>& call);
@@ -176,16 +223,19 @@ class Session : private ContentListener {
 
   using ContentJob = std::function<ContentAnswer(const InFlight& call)>;
 
-  void on_resources_list(const jsonrpc::Message& m);
-  void on_resource_templates_list(const jsonrpc::Message& m);
-  void on_resources_read(const jsonrpc::Message& m);
+  void on_resources_list(const jsonrpc::Message& m, const Scope& scope);
+  void on_resource_templates_list(const jsonrpc::Message& m, const Scope& scope);
+  void on_resources_read(const jsonrpc::Message& m, const Scope& scope);
   void on_resources_subscribe(const jsonrpc::Message& m, bool subscribe);
-  void on_prompts_list(const jsonrpc::Message& m);
-  void on_prompts_get(const jsonrpc::Message& m);
-  void on_complete(const jsonrpc::Message& m);
+  void on_prompts_list(const jsonrpc::Message& m, const Scope& scope);
+  void on_prompts_get(const jsonrpc::Message& m, const Scope& scope);
+  void on_complete(const jsonrpc::Message& m, const Scope& scope);
   // Runs `job` on a worker as a request in flight: a cancelled one is not
-  // answered, close() waits for it, a full queue answers busy.
-  void run_content_job(const jsonrpc::Message& m, ContentJob job);
+  // answered, close() waits for it, a full queue answers busy. `state_method`:
+  // a 2026-07-28 request whose hook may ask the client (prompts/get,
+  // resources/read); empty: it may not.
+  void run_content_job(const jsonrpc::Message& m, const Scope& scope, ContentJob job,
+                       std::string_view state_method = {});
   // The request context a plugin hook and the content pipeline see.
   RequestContext request_context(const InFlight& call) const;
   // ContentListener: on the changing thread; only queues a notification.
@@ -194,15 +244,29 @@ class Session : private ContentListener {
 
   void reply(const boost::json::value& id, std::string_view result_json);
   void reply_error(const boost::json::value& id, int code, std::string_view message);
+  void reply_error(const boost::json::value& id, int code, std::string_view message, const boost::json::value& data);
+  // A result: as it is in a session; for a 2026-07-28 request with
+  // resultType, serverInfo and, for `cacheable` ones, ttlMs and cacheScope.
+  enum class Cache { none, list, read };
+  void reply_result(const boost::json::value& id, boost::json::object result, const Scope& scope, Cache cache);
+ public:
+  // What a 2026-07-28 result carries besides its payload: resultType, the
+  // server's name and version in _meta and, when cacheable, ttlMs and
+  // cacheScope. Also used by the transports' own answers.
+  static void stamp_modern(boost::json::object& result, const ServerState& server, Cache cache);
+
+ private:
 
   const ServerState& server_;
+  // {name, version}: initialize's serverInfo, and every 2026-07-28 result's.
+  const boost::json::object server_info_;
   Send send_;
   EndStream end_stream_;
   ToolScope tool_scope_;
   std::string protocol_version_;  // set once initialize succeeded
   std::string session_id_;  // set_identity
   std::string caller_;
-  bool initialized_ = false;
+  std::atomic<bool> initialized_{false};  // read by list changes on plugin threads
   // Set by initialize, before any call can start, then read-only.
   boost::json::object client_capabilities_;
   std::string client_capabilities_json_ = "{}";
@@ -224,6 +288,9 @@ class Session : private ContentListener {
 
   // Null when no plugin can serve resources or prompts (ABI 1.3).
   ContentCatalog* const catalog_;
+  std::mutex listens_mutex_;  // guards listens_
+  std::vector<std::shared_ptr<Listen>> listens_;
+  std::atomic<bool> catalog_listening_{false};  // added as the catalog's listener
   std::mutex subscriptions_mutex_;  // guards subscriptions_
   std::set<std::string, std::less<>> subscriptions_;  // resources/subscribe, by exact URI
 };

@@ -7,6 +7,9 @@
 // (content_pipeline.cpp) before it is sent.
 #include "mcp/session.hpp"
 
+#include "mcp/session_call_link.hpp"
+
+#include "mcp/input_round.hpp"
 #include "mcp/protocol.hpp"
 #include "pipeline/content_pipeline.hpp"
 #include "util/json_text.hpp"
@@ -77,20 +80,21 @@ boost::json::object prompt_entry(const Prompt& p) {
 }
 
 template <class T, class Entry>
-std::string list_result(const char* field, const Page<T>& page, Entry entry) {
+boost::json::object list_result(const char* field, const Page<T>& page, Entry entry) {
   boost::json::array items;
   for (const auto& item : page.items) items.push_back(entry(*item));
   boost::json::object result{{field, std::move(items)}};
   if (page.next_after) result["nextCursor"] = make_cursor(*page.next_after);
-  return to_json(result);
+  return result;
 }
 
 ContentAnswer error_answer(int code, std::string message, std::string data = {}) {
   return ContentAnswer{{}, code, std::move(message), std::move(data)};
 }
 
-ContentAnswer not_found(const std::string& uri) {
-  return error_answer(kResourceNotFound, std::string(kResourceNotFoundMessage),
+// 2025 has a code of its own for it; 2026-07-28 folds it into -32602.
+ContentAnswer not_found(const std::string& uri, bool modern) {
+  return error_answer(modern ? jsonrpc::kInvalidParams : kResourceNotFound, std::string(kResourceNotFoundMessage),
                       to_json(boost::json::object{{"uri", uri}}));
 }
 
@@ -104,12 +108,25 @@ std::string strings_object(const std::vector<std::pair<std::string, std::string>
 }  // namespace
 
 RequestContext Session::request_context(const InFlight& call) const {
-  return RequestContext{protocol_version_, session_id_, caller_, call.key, server_.metrics};
+  if (call.scope) {
+    RequestContext context{call.scope->protocol_version, {}, caller_, call.key, call.scope->client_capabilities_json,
+                           server_.metrics};
+    context.modern_server_info = &server_info_;
+    return context;
+  }
+  return RequestContext{protocol_version_, session_id_, caller_, call.key, client_capabilities_json_,
+                        server_.metrics};
 }
 
-void Session::run_content_job(const jsonrpc::Message& m, ContentJob job) {
+void Session::run_content_job(const jsonrpc::Message& m, const Scope& scope, ContentJob job,
+                              std::string_view state_method) {
   auto call = std::make_shared<InFlight>();
   call->id = m.id;
+  call->scope = scope;
+  if (scope && !state_method.empty()) {
+    call->state_method = state_method;
+    if (!open_round(m, call)) return;
+  }
   const std::string& key = call->key = boost::json::serialize(m.id);
   {
     std::lock_guard lock(calls_mutex_);
@@ -124,7 +141,9 @@ void Session::run_content_job(const jsonrpc::Message& m, ContentJob job) {
       ContentAnswer answer = job(*call);
       if (!call->cancelled.load() && !call->answered.exchange(true)) {
         std::string message;
-        if (answer.error_code == 0) {
+        if (auto outcome = round_outcome(*call)) {
+          message = std::move(*outcome);
+        } else if (answer.error_code == 0) {
           message = jsonrpc::result(call->id, answer.result);
         } else {
           boost::json::object error{{"code", answer.error_code}, {"message", answer.error_message}};
@@ -143,54 +162,63 @@ void Session::run_content_job(const jsonrpc::Message& m, ContentJob job) {
   }
 }
 
-void Session::on_resources_list(const jsonrpc::Message& m) {
+void Session::on_resources_list(const jsonrpc::Message& m, const Scope& scope) {
   if (!catalog_ || !catalog_->serves_resources())
     return reply_error(m.id, jsonrpc::kMethodNotFound, "method not found: resources/list (no plugin serves resources)");
   std::optional<std::string> after;
   if (!read_cursor(m, after)) return reply_error(m.id, jsonrpc::kInvalidParams, "resources/list: invalid cursor");
-  reply(m.id, list_result("resources", catalog_->resources(after, server_.config.server.page_size), resource_entry));
+  reply_result(m.id, list_result("resources", catalog_->resources(after, server_.config.server.page_size), resource_entry),
+               scope, Cache::list);
 }
 
-void Session::on_resource_templates_list(const jsonrpc::Message& m) {
+void Session::on_resource_templates_list(const jsonrpc::Message& m, const Scope& scope) {
   if (!catalog_ || !catalog_->serves_resources())
     return reply_error(m.id, jsonrpc::kMethodNotFound,
                        "method not found: resources/templates/list (no plugin serves resources)");
   std::optional<std::string> after;
   if (!read_cursor(m, after))
     return reply_error(m.id, jsonrpc::kInvalidParams, "resources/templates/list: invalid cursor");
-  reply(m.id, list_result("resourceTemplates", catalog_->templates(after, server_.config.server.page_size),
-                          template_entry));
+  reply_result(m.id,
+               list_result("resourceTemplates", catalog_->templates(after, server_.config.server.page_size),
+                           template_entry),
+               scope, Cache::list);
 }
 
-void Session::on_prompts_list(const jsonrpc::Message& m) {
+void Session::on_prompts_list(const jsonrpc::Message& m, const Scope& scope) {
   if (!catalog_ || !catalog_->serves_prompts())
     return reply_error(m.id, jsonrpc::kMethodNotFound, "method not found: prompts/list (no plugin serves prompts)");
   std::optional<std::string> after;
   if (!read_cursor(m, after)) return reply_error(m.id, jsonrpc::kInvalidParams, "prompts/list: invalid cursor");
-  reply(m.id, list_result("prompts", catalog_->prompts(after, server_.config.server.page_size), prompt_entry));
+  reply_result(m.id, list_result("prompts", catalog_->prompts(after, server_.config.server.page_size), prompt_entry),
+               scope, Cache::list);
 }
 
-void Session::on_resources_read(const jsonrpc::Message& m) {
+void Session::on_resources_read(const jsonrpc::Message& m, const Scope& scope) {
   if (!catalog_ || !catalog_->serves_resources())
     return reply_error(m.id, jsonrpc::kMethodNotFound, "method not found: resources/read (no plugin serves resources)");
   auto uri = string_param(m, "uri");
   if (!uri) return reply_error(m.id, jsonrpc::kInvalidParams, "resources/read: params.uri must be a string");
 
-  run_content_job(m, [this, uri = std::move(*uri)](const InFlight& call) -> ContentAnswer {
+  // A retry (it answers questions) is the caller's alone: never cached.
+  const auto* params = params_object(m);
+  const bool retry = params->contains("inputResponses") || params->contains("requestState");
+  run_content_job(m, scope, [this, uri = std::move(*uri), retry](const InFlight& call) -> ContentAnswer {
+    const bool modern = call.scope != nullptr;
     auto target = catalog_->resolve(uri);
-    if (!target) return not_found(uri);
+    if (!target) return not_found(uri, modern);
     const bool templated = target->from_template != nullptr;
     const airlock_on_read_fn on_read = templated ? target->from_template->on_read : target->resource->on_read;
     void* data = templated ? target->from_template->data : target->resource->data;
     const std::string& mime_type = templated ? target->from_template->mime_type : target->resource->mime_type;
 
     const RequestContext context = request_context(call);
-    const airlock_request_context raw{sizeof(airlock_request_context), borrow(context.protocol_version),
-                                      borrow(context.session_id), borrow(context.caller), borrow(context.request_id)};
+    const airlock_request_context raw = context.raw();
     const std::string variables = strings_object(target->variables);
-    airlock_resource_writer out{uri, mime_type, {}};
+    CallLink link(*this, call);
+    airlock_resource_writer out{uri, mime_type, {}, &link, {}};
     const airlock_status status = on_read(data, &raw, borrow(uri), borrow(variables), &out);
-    if (status == AIRLOCK_STATUS_NOT_FOUND) return not_found(uri);
+    if (round_pending(call)) return {};
+    if (status == AIRLOCK_STATUS_NOT_FOUND) return not_found(uri, modern);
     if (status == AIRLOCK_STATUS_INVALID_ARGUMENT)
       return error_answer(jsonrpc::kInvalidParams, "resources/read: the resource refused this URI");
     if (status != AIRLOCK_STATUS_OK || out.contents.empty()) {
@@ -200,6 +228,13 @@ void Session::on_resources_read(const jsonrpc::Message& m) {
     }
 
     boost::json::object result{{"contents", std::move(out.contents)}};
+    if (modern) {
+      stamp_modern(result, server_, retry ? Cache::none : Cache::read);
+      if (retry) {
+        result["ttlMs"] = 0;
+        result["cacheScope"] = "private";
+      }
+    }
     ContentAnswer answer;
     if (auto withheld = run_content_pipeline(ContentKind::resource, uri, server_.routes.content().for_resource(uri),
                                              result, context, answer.result))
@@ -233,7 +268,7 @@ void Session::on_resources_subscribe(const jsonrpc::Message& m, bool subscribe) 
   reply(m.id, "{}");
 }
 
-void Session::on_prompts_get(const jsonrpc::Message& m) {
+void Session::on_prompts_get(const jsonrpc::Message& m, const Scope& scope) {
   if (!catalog_ || !catalog_->serves_prompts())
     return reply_error(m.id, jsonrpc::kMethodNotFound, "method not found: prompts/get (no plugin serves prompts)");
   auto name = string_param(m, "name");
@@ -259,12 +294,14 @@ void Session::on_prompts_get(const jsonrpc::Message& m) {
                          fmt::format("prompts/get: missing required argument '{}' of prompt {}", argument.name,
                                      prompt->name));
 
-  run_content_job(m, [this, prompt, arguments = to_json(arguments)](const InFlight& call) -> ContentAnswer {
+  run_content_job(m, scope, [this, prompt, arguments = to_json(arguments)](const InFlight& call) -> ContentAnswer {
     const RequestContext context = request_context(call);
-    const airlock_request_context raw{sizeof(airlock_request_context), borrow(context.protocol_version),
-                                      borrow(context.session_id), borrow(context.caller), borrow(context.request_id)};
+    const airlock_request_context raw = context.raw();
+    CallLink link(*this, call);
     airlock_prompt_writer out;
+    out.channel = &link;
     const airlock_status status = prompt->on_get(prompt->data, &raw, borrow(prompt->name), borrow(arguments), &out);
+    if (round_pending(call)) return {};
     if (status == AIRLOCK_STATUS_INVALID_ARGUMENT)
       return error_answer(jsonrpc::kInvalidParams, "prompts/get: the prompt refused its arguments");
     if (status != AIRLOCK_STATUS_OK || out.messages.empty()) {
@@ -276,16 +313,17 @@ void Session::on_prompts_get(const jsonrpc::Message& m) {
     boost::json::object result;
     if (out.description) result["description"] = *out.description;
     result["messages"] = std::move(out.messages);
+    if (call.scope) stamp_modern(result, server_, Cache::none);
     ContentAnswer answer;
     if (auto withheld = run_content_pipeline(ContentKind::prompt, prompt->name,
                                              server_.routes.content().for_prompt(prompt->name), result, context,
                                              answer.result))
       return error_answer(jsonrpc::kInternalError, std::string(*withheld));
     return answer;
-  });
+  }, "prompts/get");
 }
 
-void Session::on_complete(const jsonrpc::Message& m) {
+void Session::on_complete(const jsonrpc::Message& m, const Scope& scope) {
   if (!catalog_ || !catalog_->serves_completions())
     return reply_error(m.id, jsonrpc::kMethodNotFound,
                        "method not found: completion/complete (no plugin serves completions)");
@@ -348,14 +386,17 @@ void Session::on_complete(const jsonrpc::Message& m) {
       for (const auto& [key, value] : args->get_object())
         if (value.is_string()) others[key] = value.get_string();
 
-  constexpr std::string_view kEmpty = R"({"completion":{"values":[],"total":0,"hasMore":false}})";
-  if (!on_complete) return reply(m.id, kEmpty);
+  if (!on_complete)
+    return reply_result(m.id,
+                        boost::json::object{{"completion", boost::json::object{{"values", boost::json::array{}},
+                                                                               {"total", 0},
+                                                                               {"hasMore", false}}}},
+                        scope, Cache::none);
 
-  run_content_job(m, [this, on_complete, data, keep, name, value = std::string(arg_value->get_string()),
+  run_content_job(m, scope, [this, on_complete, data, keep, name, value = std::string(arg_value->get_string()),
                       others = to_json(others)](const InFlight& call) -> ContentAnswer {
     const RequestContext context = request_context(call);
-    const airlock_request_context raw{sizeof(airlock_request_context), borrow(context.protocol_version),
-                                      borrow(context.session_id), borrow(context.caller), borrow(context.request_id)};
+    const airlock_request_context raw = context.raw();
     airlock_completion_writer out;
     const airlock_status status = on_complete(data, &raw, borrow(name), borrow(value), borrow(others), &out);
     if (status != AIRLOCK_STATUS_OK) {
@@ -366,14 +407,17 @@ void Session::on_complete(const jsonrpc::Message& m) {
     for (std::size_t i = 0; i < out.values.size() && i < kMaxCompletionValues; ++i) values.emplace_back(out.values[i]);
     const std::uint64_t total = std::max<std::uint64_t>(out.total.value_or(0), out.added);
     const bool more = total > values.size();
+    boost::json::object result{
+        {"completion", boost::json::object{{"values", std::move(values)}, {"total", total}, {"hasMore", more}}}};
+    if (call.scope) stamp_modern(result, server_, Cache::none);
     ContentAnswer answer;
-    answer.result = to_json(boost::json::object{
-        {"completion", boost::json::object{{"values", std::move(values)}, {"total", total}, {"hasMore", more}}}});
+    answer.result = to_json(result);
     return answer;
   });
 }
 
 void Session::resource_updated(std::string_view uri) {
+  notify_listens_updated(uri);
   {
     std::lock_guard lock(subscriptions_mutex_);
     if (!subscriptions_.contains(uri)) return;
@@ -384,8 +428,11 @@ void Session::resource_updated(std::string_view uri) {
 }
 
 void Session::list_changed(ContentList list) {
-  const char* method =
-      list == ContentList::resources ? "notifications/resources/list_changed" : "notifications/prompts/list_changed";
+  notify_listens(list);
+  if (!initialized_) return;
+  const char* method = list == ContentList::resources ? "notifications/resources/list_changed"
+                       : list == ContentList::prompts ? "notifications/prompts/list_changed"
+                                                      : "notifications/tools/list_changed";
   send_(fmt::format(R"({{"jsonrpc":"2.0","method":"{}"}})", method), Outbound{});
 }
 

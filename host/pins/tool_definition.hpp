@@ -3,6 +3,7 @@
 #pragma once
 
 #include "plugins/plugin_types.hpp"
+#include "util/json_canonical.hpp"  // canonical_json, which pins and their callers use
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
@@ -16,12 +17,6 @@ namespace airlock::host {
 // tool has them). The issue asks for name, description and the schemas;
 // title and annotations reach the model too, so they are pinned as well.
 boost::json::object tool_definition(const Tool& tool);
-
-// Canonical JSON: object members sorted by key (bytewise on UTF-8, which is
-// code-point order), no insignificant whitespace, strings and numbers as
-// Boost.JSON writes them. Two equal values give the same text, whatever the
-// order a plugin built them in.
-std::string canonical_json(const boost::json::value& value);
 
 // SHA-256 of the canonical definition, as 64 lowercase hex digits.
 std::string definition_digest(const boost::json::object& definition);

@@ -1,6 +1,9 @@
 // Who asked for a tool result: what a result sanitizer is told about the request.
 #pragma once
 
+#include <airlock/airlock.h>
+#include <boost/json/object.hpp>
+
 #include <string>
 
 namespace airlock::host {
@@ -12,9 +15,26 @@ struct RequestContext {
   std::string session_id;  // empty over stdio
   std::string caller;      // authenticated identity; empty when none
   std::string request_id;  // the JSON-RPC id as JSON text
+  // What the client declared it can do, as JSON: at initialize, or in a
+  // 2026-07-28 request's own _meta.
+  std::string client_capabilities = "{}";
   // Where the pipeline counts a sanitizer that withheld a result; null: not
   // counted. Not owned; outlives the request.
   Metrics* metrics = nullptr;
+  // Set for a 2026-07-28 request: {name, version} of this server, which
+  // every result of that revision carries in _meta, next to resultType
+  // (stamped after the chain, so no sanitizer can forge either). Not owned.
+  const boost::json::object* modern_server_info = nullptr;
+
+  // The airlock_request_context a plugin hook gets; borrows from this.
+  airlock_request_context raw() const {
+    return airlock_request_context{sizeof(airlock_request_context), borrow_str(protocol_version),
+                                   borrow_str(session_id), borrow_str(caller), borrow_str(request_id),
+                                   borrow_str(client_capabilities)};
+  }
+
+ private:
+  static airlock_str borrow_str(const std::string& s) { return airlock_str{s.data(), s.size()}; }
 };
 
 }  // namespace airlock::host

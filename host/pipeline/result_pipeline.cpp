@@ -324,11 +324,22 @@ void write_provenance(const std::vector<EgressRecord>& records, boost::json::obj
   slot.get_object()[kEgressMetaKey] = std::move(list);
 }
 
+// Part of stage 5, for a 2026-07-28 request: resultType and the server's
+// name in _meta, written after the chain so that no sanitizer forges them.
+void stamp_modern(const RequestContext& context, boost::json::object& result) {
+  if (!context.modern_server_info) return;
+  result["resultType"] = "complete";
+  auto& slot = result["_meta"];
+  if (!slot.is_object()) slot = boost::json::object{};
+  slot.get_object()["io.modelcontextprotocol/serverInfo"] = *context.modern_server_info;
+}
+
 bool run_stages(const ToolRoute& route, std::optional<boost::json::object> result, const RequestContext& context,
                 std::string_view raw_arguments, const std::vector<EgressRecord>& egress, std::string& out) {
   const auto withhold = [&](std::string_view text) {
     auto withheld = error_result(text);
     write_provenance(egress, withheld);
+    stamp_modern(context, withheld);
     append_json(out, withheld);
     return true;
   };
@@ -342,6 +353,7 @@ bool run_stages(const ToolRoute& route, std::optional<boost::json::object> resul
   mirror(route, *result);
   if (!envelope(route, *result)) return withhold(kWithheldText);
   write_provenance(egress, *result);
+  stamp_modern(context, *result);
   const bool error = is_error(*result);
   if (!fit_budget(route, *result, out)) return withhold(kOverBudgetText);
   return error;

@@ -70,9 +70,7 @@ std::optional<ChainFailure> run_text_segment(const std::vector<const Sanitizer*>
 std::optional<ChainFailure> run_result_step(const Sanitizer& step, boost::json::object& result,
                                             const ChainCall& call) {
   const std::string in = boost::json::serialize(result);
-  const airlock_request_context context{
-      sizeof(airlock_request_context), borrow(call.context.protocol_version),
-      borrow(call.context.session_id), borrow(call.context.caller), borrow(call.context.request_id)};
+  const airlock_request_context context = call.context.raw();
   airlock_result_writer out;
   const airlock_status status = step.on_result(step.data, &context, borrow(call.tool_name),
                                                borrow(call.raw_arguments), borrow(in), &out);

@@ -84,7 +84,7 @@ struct PendingContent {
 };
 
 // Which list changed, for notifications/<kind>/list_changed.
-enum class ContentList { resources, prompts };
+enum class ContentList { resources, prompts, tools };
 
 // What a session implements to hear about changes. Called on the thread of
 // whoever changed something (a plugin's), with the catalog's listener lock
@@ -154,13 +154,16 @@ class ContentCatalog : public std::enable_shared_from_this<ContentCatalog> {
   // After it returns, `listener` is never called again.
   void remove_listener(ContentListener* listener);
 
+  // Tells the listeners a list changed: the catalog's own changes, and a
+  // plugin's notify_list_changed (ABI 1.5), tools included.
+  void notify_list_changed(ContentList list);
+
  private:
   template <class T>
   using Entries = std::map<std::string, std::shared_ptr<const T>, std::less<>>;
 
   template <class T>
   static Page<T> page(const Entries<T>& entries, const std::optional<std::string>& after, std::size_t limit);
-  void notify_list_changed(ContentList list);
   void note_served(const ResourceTemplate* t, const Prompt* p);
 
   mutable std::shared_mutex mutex_;  // guards resources_, templates_, prompts_, owners_

@@ -170,6 +170,17 @@ airlock_status register_tool(airlock_plugin_ctx* ctx, const airlock_tool_def* ra
       }
       tool.output_validator = std::move(*output_validator);
     }
+    auto headers = header_params(tool.input_schema);
+    if (!headers) {
+      fail_registration(ctx, fmt::format("tool '{}': input_schema: {}", tool.name, headers.error().message));
+      return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    }
+    tool.header_params = std::move(*headers);
+    std::optional<boost::json::object> required;
+    if (!parse_schema_field(ctx, tool.name, "required_client_capabilities", def.required_client_capabilities,
+                            required))
+      return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    if (required) tool.required_client_capabilities = std::move(*required);
     tool.flags = def.flags;
     tool.tool_data = def.tool_data;
     tool.on_call = def.on_call;
@@ -368,6 +379,82 @@ airlock_status call_client_request(airlock_call* call, airlock_str method, airlo
   });
 }
 
+// A question's key: what the client's inputResponses name it by.
+bool is_input_key(std::string_view key) {
+  if (key.empty() || key.size() > 64) return false;
+  for (char c : key)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') return false;
+  return true;
+}
+
+// The body of the three keyed input requests: checks, asks `channel`, and
+// keeps the answer in `replies` (guarded by `mutex` when there is one).
+airlock_status input_request(CallChannel* channel, std::deque<std::string>& replies, std::mutex* mutex,
+                             airlock_str key, airlock_str method, airlock_str params_json, uint32_t timeout_ms,
+                             airlock_str* reply) {
+  if (!reply || !is_input_key(view(key))) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+  std::string params(kEmptyObject);
+  if (!view(params_json).empty()) {
+    boost::json::object parsed;
+    if (parse_object(params_json, parsed) != AIRLOCK_STATUS_OK) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    params = boost::json::serialize(parsed);
+  }
+  if (!channel) return AIRLOCK_STATUS_UNSUPPORTED;
+  const auto timeout = timeout_ms ? std::chrono::milliseconds(timeout_ms) : kDefaultClientRequestTimeout;
+  CallChannel::Reply answer = channel->request_keyed(view(key), view(method), params, timeout);
+  if (answer.status == AIRLOCK_STATUS_OK || answer.status == AIRLOCK_STATUS_TOOL_ERROR) {
+    std::unique_lock<std::mutex> lock;
+    if (mutex) lock = std::unique_lock(*mutex);
+    *reply = borrow(replies.emplace_back(std::move(answer.json)));
+  }
+  return answer.status;
+}
+
+airlock_status call_input_request(airlock_call* call, airlock_str key, airlock_str method, airlock_str params_json,
+                                  uint32_t timeout_ms, airlock_str* reply) noexcept {
+  if (reply) *reply = airlock_str{nullptr, 0};
+  return guard([&] {
+    if (!call) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    return input_request(call->channel, call->replies, &call->replies_mutex, key, method, params_json, timeout_ms,
+                         reply);
+  });
+}
+
+airlock_status prompt_input_request(airlock_prompt_writer* out, airlock_str key, airlock_str method,
+                                    airlock_str params_json, uint32_t timeout_ms, airlock_str* reply) noexcept {
+  if (reply) *reply = airlock_str{nullptr, 0};
+  return guard([&] {
+    if (!out) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    return input_request(out->channel, out->replies, nullptr, key, method, params_json, timeout_ms, reply);
+  });
+}
+
+airlock_status resource_input_request(airlock_resource_writer* out, airlock_str key, airlock_str method,
+                                      airlock_str params_json, uint32_t timeout_ms, airlock_str* reply) noexcept {
+  if (reply) *reply = airlock_str{nullptr, 0};
+  return guard([&] {
+    if (!out) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    return input_request(out->channel, out->replies, nullptr, key, method, params_json, timeout_ms, reply);
+  });
+}
+
+airlock_status notify_list_changed(airlock_plugin_ctx* ctx, uint32_t list) noexcept {
+  return guard([&] {
+    if (!ctx || list < AIRLOCK_LIST_TOOLS || list > AIRLOCK_LIST_RESOURCES) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    std::shared_ptr<ContentCatalog> catalog;
+    {
+      std::lock_guard lock(ctx->content_mutex);
+      catalog = ctx->catalog.lock();
+    }
+    // Before the registry adopted the plugin nobody listens yet.
+    if (catalog)
+      catalog->notify_list_changed(list == AIRLOCK_LIST_TOOLS     ? ContentList::tools
+                                   : list == AIRLOCK_LIST_PROMPTS ? ContentList::prompts
+                                                                  : ContentList::resources);
+    return AIRLOCK_STATUS_OK;
+  });
+}
+
 airlock_str call_client_capabilities(const airlock_call* call) noexcept {
   if (!call || !call->channel) return borrow(kEmptyObject);
   return borrow(call->channel->client_capabilities());
@@ -425,6 +512,10 @@ constexpr airlock_host_api kHostApi = {
     content_api::completion_add,
     content_api::completion_set_total,
     fetch_api::call_fetch,
+    call_input_request,
+    prompt_input_request,
+    resource_input_request,
+    notify_list_changed,
 };
 
 }  // namespace

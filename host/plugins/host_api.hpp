@@ -63,6 +63,14 @@ class CallChannel {
   // A request to the client; blocks until its answer, `timeout`, or
   // cancellation. `params_json` is a JSON object, compact (one line).
   virtual Reply request(std::string_view method, std::string_view params_json, std::chrono::milliseconds timeout) = 0;
+  // The same, for a question named `key` (call_input_request, ABI 1.5): in
+  // a session the key is not sent and this is request(); in a 2026-07-28
+  // request nothing blocks (the answer is there, or INPUT_REQUIRED).
+  virtual Reply request_keyed(std::string_view key, std::string_view method, std::string_view params_json,
+                              std::chrono::milliseconds timeout) {
+    (void)key;
+    return request(method, params_json, timeout);
+  }
   // JSON objects, "{}" when absent; valid for the whole call.
   virtual std::string_view client_capabilities() const noexcept = 0;
   virtual std::string_view request_meta() const noexcept = 0;
@@ -161,12 +169,18 @@ struct airlock_resource_writer {
   std::string_view uri;        // the URI read: what an empty uri stands for
   std::string_view mime_type;  // the resource's own: what an empty mime_type stands for
   boost::json::array contents;
+  // Where resource_input_request asks (ABI 1.5); null: nobody to ask.
+  airlock::host::CallChannel* channel = nullptr;
+  std::deque<std::string> replies;  // what resource_input_request handed out
 };
 
 // The messages one on_get writes (ABI 1.3).
 struct airlock_prompt_writer {
   std::optional<std::string> description;
   boost::json::array messages;
+  // Where prompt_input_request asks (ABI 1.5); null: nobody to ask.
+  airlock::host::CallChannel* channel = nullptr;
+  std::deque<std::string> replies;  // what prompt_input_request handed out
 };
 
 // The candidates one on_complete writes (ABI 1.3). Only the first

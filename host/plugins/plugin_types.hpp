@@ -4,6 +4,7 @@
 
 #include "egress/fetcher.hpp"
 #include "pipeline/schema_validator.hpp"
+#include "plugins/tool_headers.hpp"
 
 #include <airlock/airlock.h>
 
@@ -35,6 +36,12 @@ struct Tool {
   std::uint32_t flags = 0;
   void* tool_data = nullptr;
   airlock_on_call_fn on_call = nullptr;
+  // The arguments a 2026-07-28 client repeats as Mcp-Param-* headers
+  // (x-mcp-header in the inputSchema), checked against the body.
+  std::vector<HeaderParam> header_params;
+  // ClientCapabilities a 2026-07-28 request must declare to call it (ABI
+  // 1.5); empty: none.
+  boost::json::object required_client_capabilities;
 
   // Keeps the shared object loaded while the tool can still be called.
   std::shared_ptr<PluginLibrary> owner;

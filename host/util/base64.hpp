@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -48,6 +49,34 @@ inline bool is_base64(std::string_view text) {
       return false;
   }
   return true;
+}
+
+// The bytes of `text` when it is padded standard base64 whose unused low
+// bits are zero (the one encoding of its bytes); nothing otherwise. Strict
+// because a value that decodes must be the value the client meant.
+inline std::optional<std::string> from_base64(std::string_view text) {
+  if (!is_base64(text)) return std::nullopt;
+  auto sextet = [](char c) -> unsigned {
+    if (c >= 'A' && c <= 'Z') return static_cast<unsigned>(c - 'A');
+    if (c >= 'a' && c <= 'z') return static_cast<unsigned>(c - 'a') + 26;
+    if (c >= '0' && c <= '9') return static_cast<unsigned>(c - '0') + 52;
+    return c == '+' ? 62u : 63u;
+  };
+  std::string out;
+  out.reserve(text.size() / 4 * 3);
+  unsigned bits = 0;
+  int held = 0;
+  for (const char c : text) {
+    if (c == '=') break;
+    bits = ((bits << 6) | sextet(c)) & 0xfffu;  // at most 12 bits are ever pending
+    held += 6;
+    if (held >= 8) {
+      held -= 8;
+      out.push_back(static_cast<char>((bits >> held) & 0xffu));
+    }
+  }
+  if ((bits & ((1u << held) - 1)) != 0) return std::nullopt;
+  return out;
 }
 
 }  // namespace airlock::host

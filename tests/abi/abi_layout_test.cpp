@@ -1,4 +1,4 @@
-// abi_layout_test.cpp — pins the released ABI (1.0 to 1.4) as data: every
+// abi_layout_test.cpp — pins the released ABI (1.0 to 1.5) as data: every
 // offset, size, signature and number of airlock.h, for x86_64 LP64. A failure here means a
 // change broke plugins already built; grow structs at their end instead.
 #include <airlock/airlock.h>
@@ -30,7 +30,7 @@ AIRLOCK_PIN(airlock_plugin_info, plugin_data, 56);
 AIRLOCK_PIN(airlock_plugin_info, on_destroy, 64);
 AIRLOCK_PIN_TYPE(airlock_plugin_info, on_destroy, void (*)(void*));
 
-static_assert(sizeof(airlock_tool_def) == 128);
+static_assert(sizeof(airlock_tool_def) == 144);
 AIRLOCK_PIN(airlock_tool_def, struct_size, 0);
 AIRLOCK_PIN(airlock_tool_def, name, 8);
 AIRLOCK_PIN(airlock_tool_def, title, 24);
@@ -42,6 +42,8 @@ AIRLOCK_PIN(airlock_tool_def, flags, 104);
 AIRLOCK_PIN(airlock_tool_def, tool_data, 112);
 AIRLOCK_PIN(airlock_tool_def, on_call, 120);
 AIRLOCK_PIN_TYPE(airlock_tool_def, on_call, airlock_status (*)(void*, airlock_call*, airlock_str));
+AIRLOCK_PIN(airlock_tool_def, required_client_capabilities, 128);  // Added in ABI 1.5
+AIRLOCK_PIN_TYPE(airlock_tool_def, required_client_capabilities, airlock_str);
 
 static_assert(sizeof(airlock_sanitizer_def) == 64);
 AIRLOCK_PIN(airlock_sanitizer_def, struct_size, 0);
@@ -55,12 +57,14 @@ AIRLOCK_PIN_TYPE(airlock_sanitizer_def, on_result,
                  airlock_status (*)(void*, const airlock_request_context*, airlock_str, airlock_str, airlock_str,
                                     airlock_result_writer*));
 
-static_assert(sizeof(airlock_request_context) == 72);
+static_assert(sizeof(airlock_request_context) == 88);
 AIRLOCK_PIN(airlock_request_context, struct_size, 0);
 AIRLOCK_PIN(airlock_request_context, protocol_version, 8);
 AIRLOCK_PIN(airlock_request_context, session_id, 24);
 AIRLOCK_PIN(airlock_request_context, caller, 40);
 AIRLOCK_PIN(airlock_request_context, request_id, 56);
+AIRLOCK_PIN(airlock_request_context, client_capabilities, 72);  // Added in ABI 1.5
+AIRLOCK_PIN_TYPE(airlock_request_context, client_capabilities, airlock_str);
 
 // ABI 1.3: resources, resource templates, prompts.
 static_assert(sizeof(airlock_resource_def) == 120);
@@ -129,9 +133,14 @@ AIRLOCK_PIN(airlock_fetch_response, truncated, 56);
 AIRLOCK_PIN(airlock_fetch_response, error, 64);
 
 // 1.0 ends at result_write (112 bytes); 1.1 adds two members (128 bytes);
-// 1.2 adds six (176 bytes); 1.3 adds fifteen (296 bytes); 1.4 adds one (304).
-static_assert(sizeof(airlock_host_api) == 304);
-AIRLOCK_PIN(airlock_host_api, call_fetch, 296);
+// 1.2 adds six (176 bytes); 1.3 adds fifteen (296 bytes); 1.4 adds one (304);
+// 1.5 adds four (336).
+static_assert(sizeof(airlock_host_api) == 336);
+AIRLOCK_PIN(airlock_host_api, call_fetch, 296);                  // Added in ABI 1.4
+AIRLOCK_PIN(airlock_host_api, call_input_request, 304);          // Added in ABI 1.5
+AIRLOCK_PIN(airlock_host_api, prompt_input_request, 312);        // Added in ABI 1.5
+AIRLOCK_PIN(airlock_host_api, resource_input_request, 320);      // Added in ABI 1.5
+AIRLOCK_PIN(airlock_host_api, notify_list_changed, 328);         // Added in ABI 1.5
 AIRLOCK_PIN(airlock_host_api, struct_size, 0);
 AIRLOCK_PIN(airlock_host_api, abi_version, 4);
 AIRLOCK_PIN(airlock_host_api, set_plugin_info, 8);
@@ -218,6 +227,15 @@ AIRLOCK_PIN_TYPE(airlock_host_api, completion_add, airlock_status (*)(airlock_co
 AIRLOCK_PIN_TYPE(airlock_host_api, completion_set_total, airlock_status (*)(airlock_completion_writer*, uint64_t));
 AIRLOCK_PIN_TYPE(airlock_host_api, call_fetch,
                  airlock_status (*)(airlock_call*, const airlock_fetch_request*, airlock_fetch_response*));
+AIRLOCK_PIN_TYPE(airlock_host_api, call_input_request,
+                 airlock_status (*)(airlock_call*, airlock_str, airlock_str, airlock_str, uint32_t, airlock_str*));
+AIRLOCK_PIN_TYPE(airlock_host_api, prompt_input_request,
+                 airlock_status (*)(airlock_prompt_writer*, airlock_str, airlock_str, airlock_str, uint32_t,
+                                    airlock_str*));
+AIRLOCK_PIN_TYPE(airlock_host_api, resource_input_request,
+                 airlock_status (*)(airlock_resource_writer*, airlock_str, airlock_str, airlock_str, uint32_t,
+                                    airlock_str*));
+AIRLOCK_PIN_TYPE(airlock_host_api, notify_list_changed, airlock_status (*)(airlock_plugin_ctx*, uint32_t));
 
 static_assert(std::is_same_v<airlock_status, std::int32_t>);
 static_assert(std::is_same_v<airlock_log_level, std::int32_t>);
@@ -225,10 +243,10 @@ static_assert(std::is_same_v<airlock_client_log_level, std::int32_t>);
 static_assert(std::is_same_v<decltype(airlock_plugin_abi_version), std::uint32_t()>);
 static_assert(std::is_same_v<decltype(airlock_plugin_init), airlock_status(const airlock_host_api*, airlock_plugin_ctx*)>);
 
-TEST(AbiLayout, VersionIsOnePointFour) {
-  EXPECT_EQ(AIRLOCK_ABI_VERSION, 0x00010004u);
+TEST(AbiLayout, VersionIsOnePointFive) {
+  EXPECT_EQ(AIRLOCK_ABI_VERSION, 0x00010005u);
   EXPECT_EQ(AIRLOCK_ABI_VERSION_MAJOR, 1);
-  EXPECT_EQ(AIRLOCK_ABI_VERSION_MINOR, 4);
+  EXPECT_EQ(AIRLOCK_ABI_VERSION_MINOR, 5);
   EXPECT_TRUE((std::is_same_v<std::remove_cv_t<decltype(AIRLOCK_ABI_VERSION)>, std::uint32_t>));
 }
 
@@ -245,6 +263,7 @@ TEST(AbiLayout, StatusValuesNeverChange) {
   EXPECT_EQ(AIRLOCK_STATUS_NOT_FOUND, 9);  // ABI 1.3
   EXPECT_EQ(AIRLOCK_STATUS_DENIED, 10);         // ABI 1.4
   EXPECT_EQ(AIRLOCK_STATUS_NETWORK_ERROR, 11);  // ABI 1.4
+  EXPECT_EQ(AIRLOCK_STATUS_INPUT_REQUIRED, 12);  // ABI 1.5
 }
 
 TEST(AbiLayout, ClientLogLevelsNeverChange) {
@@ -269,17 +288,24 @@ TEST(AbiLayout, LogLevelsAndToolFlagsNeverChange) {
   EXPECT_EQ(AIRLOCK_FETCH_FOLLOW_REDIRECTS, 1u);  // ABI 1.4
 }
 
+TEST(AbiLayout, ListValuesNeverChange) {  // ABI 1.5, notify_list_changed
+  EXPECT_EQ(AIRLOCK_LIST_TOOLS, 1u);
+  EXPECT_EQ(AIRLOCK_LIST_PROMPTS, 2u);
+  EXPECT_EQ(AIRLOCK_LIST_RESOURCES, 3u);
+  EXPECT_TRUE((std::is_same_v<std::remove_cv_t<decltype(AIRLOCK_LIST_TOOLS)>, std::uint32_t>));
+}
+
 // The pins above are compile-time; this keeps them visible in test output.
 TEST(AbiLayout, StructSizesMatchTheReleasedLayout) {
   EXPECT_EQ(sizeof(airlock_str), 16u);
   EXPECT_EQ(sizeof(airlock_plugin_info), 72u);
-  EXPECT_EQ(sizeof(airlock_tool_def), 128u);
+  EXPECT_EQ(sizeof(airlock_tool_def), 144u);  // 1.0: 128; 1.5 added required_client_capabilities
   EXPECT_EQ(sizeof(airlock_sanitizer_def), 64u);
-  EXPECT_EQ(sizeof(airlock_request_context), 72u);
+  EXPECT_EQ(sizeof(airlock_request_context), 88u);  // 1.0: 72; 1.5 added client_capabilities
   EXPECT_EQ(sizeof(airlock_resource_def), 120u);           // ABI 1.3
   EXPECT_EQ(sizeof(airlock_resource_template_def), 128u);  // ABI 1.3
   EXPECT_EQ(sizeof(airlock_prompt_def), 96u);              // ABI 1.3
   EXPECT_EQ(sizeof(airlock_fetch_request), 88u);   // ABI 1.4
   EXPECT_EQ(sizeof(airlock_fetch_response), 80u);  // ABI 1.4
-  EXPECT_EQ(sizeof(airlock_host_api), 304u);  // 1.0: 112; 1.1: 128; 1.2: 176; 1.3: 296; 1.4 added call_fetch
+  EXPECT_EQ(sizeof(airlock_host_api), 336u);  // 1.0: 112; 1.1: 128; 1.2: 176; 1.3: 296; 1.4: 304; 1.5: 336
 }

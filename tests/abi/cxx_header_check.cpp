@@ -3,7 +3,7 @@
 #include <airlock/airlock.h>
 #include <airlock/airlock.hpp>
 
-static_assert(AIRLOCK_ABI_VERSION == 0x00010004u);
+static_assert(AIRLOCK_ABI_VERSION == 0x00010005u);
 static_assert(AIRLOCK_TOOL_REENTRANT == 1u && AIRLOCK_TOOL_CANCELLABLE == 2u);
 
 std::uint32_t airlock_cxx_header_check();

@@ -131,13 +131,16 @@ TEST(ConformancePackExample, RegistersEveryFixtureOfTheSuite) {
   Plugin plugin(EXAMPLE_CONFORMANCE_PACK_SO);
   ASSERT_EQ(plugin.status(), AIRLOCK_STATUS_OK) << plugin.error();
   EXPECT_EQ(plugin.name(), "conformance-pack");
-  EXPECT_EQ(plugin.ctx().tools.size(), 14u);
+  EXPECT_EQ(plugin.ctx().tools.size(), 28u);
+  // The fixtures of the 2026-07-28 scenarios (conformance 0.2).
+  EXPECT_TRUE(plugin.ctx().tools.contains("test_input_required_result_multi_round"));
+  EXPECT_TRUE(plugin.ctx().tools.contains("test_x_mcp_header"));
   for (const char* tool : {"test_simple_text", "test_tool_with_progress", "test_reconnection", "test_sampling",
                            "test_elicitation_sep1330_enums", "json_schema_2020_12_tool"})
     EXPECT_TRUE(plugin.ctx().tools.contains(tool)) << tool;
   EXPECT_EQ(plugin.ctx().resources.size(), 3u);
   EXPECT_EQ(plugin.ctx().templates.size(), 1u);
-  EXPECT_EQ(plugin.ctx().prompts.size(), 4u);
+  EXPECT_EQ(plugin.ctx().prompts.size(), 5u);
   EXPECT_NE(plugin.ctx().prompts.at("test_prompt_with_arguments").on_complete, nullptr);
 
   // The binary resource hands the host the PNG's bytes, to base64-encode.

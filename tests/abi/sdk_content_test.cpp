@@ -88,7 +88,7 @@ class SdkContent : public ::testing::Test {
   airlock_status read(const std::string& uri, airlock_resource_writer& out, std::string_view variables = "{}") {
     const std::string session = "s-1";
     const airlock_request_context context{sizeof(airlock_request_context), str("2025-11-25"), str(session), str(""),
-                                          str("7")};
+                                          str("7"), str("{}")};
     if (auto it = ctx_.resources.find(uri); it != ctx_.resources.end())
       return it->second.on_read(it->second.resource_data, &context, str(uri), str(variables), &out);
     const auto& t = ctx_.templates.at("test://items/{id}");

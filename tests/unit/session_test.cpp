@@ -228,7 +228,7 @@ TEST(Session, NegotiatesTheClientsProtocolVersionWhenItSpeaksIt) {
                         request(1, "initialize", boost::json::object{{"protocolVersion", "2025-06-18"}}));
   EXPECT_EQ(m.at("jsonrpc"), "2.0");
   EXPECT_EQ(m.at("result"), boost::json::parse(R"({"protocolVersion":"2025-06-18",
-      "capabilities":{"tools":{"listChanged":false},"logging":{}},
+      "capabilities":{"tools":{"listChanged":true},"logging":{}},
       "serverInfo":{"name":"unit-airlock","version":"9.9.9"}})"));
 }
 

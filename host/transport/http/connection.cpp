@@ -6,6 +6,9 @@
 #include "transport/http/connection.hpp"
 
 #include "mcp/jsonrpc.hpp"
+#include "mcp/modern_request.hpp"
+#include "mcp/protocol.hpp"
+#include "mcp/request_headers.hpp"
 #include "metrics/metrics.hpp"
 #include "transport/http/sse.hpp"
 
@@ -44,6 +47,33 @@ std::string peer_address(const std::string& peer) { return peer.substr(0, peer.r
 std::string_view header(const beast_http::request<beast_http::string_body>& request, std::string_view name) {
   auto it = request.find(boost::beast::string_view(name.data(), name.size()));
   return it == request.end() ? std::string_view() : std::string_view(it->value().data(), it->value().size());
+}
+
+// A request's headers as admit_modern reads them (Beast compares names
+// case-insensitively).
+class BeastHeaders final : public HeaderView {
+ public:
+  explicit BeastHeaders(const beast_http::request<beast_http::string_body>& request) : request_(request) {}
+  std::size_t count(std::string_view name) const override {
+    return request_.count(boost::beast::string_view(name.data(), name.size()));
+  }
+  std::optional<std::string_view> get(std::string_view name) const override {
+    auto it = request_.find(boost::beast::string_view(name.data(), name.size()));
+    if (it == request_.end()) return std::nullopt;
+    return std::string_view(it->value().data(), it->value().size());
+  }
+
+ private:
+  const beast_http::request<beast_http::string_body>& request_;
+};
+
+// Which era a POST without a session belongs to: 2026-07-28 when its body
+// carries that revision's _meta or its MCP-Protocol-Version names no
+// session-era version; an initialize without that _meta opens a session.
+bool is_modern_post(std::string_view protocol_header, const jsonrpc::Message& message) {
+  if (carries_modern_meta(message)) return true;
+  if (message.kind == jsonrpc::Message::Kind::request && message.method == "initialize") return false;
+  return !protocol_header.empty() && !is_session_protocol_version(protocol_header);
 }
 
 }  // namespace
@@ -258,14 +288,19 @@ void Connection::handle_post(Request& request, const Identity* identity) {
   if (!accepts.json && !accepts.sse)
     return respond_error(406, jsonrpc::kInvalidRequest,
                          "Not Acceptable: Accept must allow application/json or text/event-stream");
-  if (!check_protocol_header(request)) return;
-
   auto parsed = jsonrpc::parse(request.body());
   if (auto* failure = std::get_if<jsonrpc::Failure>(&parsed))
     return respond(400, jsonrpc::error(failure->id, failure->code, failure->message), "application/json");
   auto& message = std::get<jsonrpc::Message>(parsed);
   rpc_method_ = message.method;
   const bool is_request = message.kind == jsonrpc::Message::Kind::request;
+
+  // The era is known only from the body: a 2026-07-28 request has no
+  // session, and its own header rules.
+  if (header(request, "Mcp-Session-Id").empty() && is_modern_post(header(request, "MCP-Protocol-Version"), message))
+    return handle_modern_post(request, message, identity, accepts.sse,
+                              !accepts.sse || (accepts.json && ctx_.config.response == HttpResponseMode::json));
+  if (!check_protocol_header(request)) return;
 
   std::shared_ptr<HttpSession> session;
   bool created = false;
@@ -321,6 +356,54 @@ void Connection::handle_post(Request& request, const Identity* identity) {
     return finish_json();
   }
   start_stream(200);
+}
+
+void Connection::handle_modern_post(Request& request, jsonrpc::Message& message, const Identity* identity, bool sse,
+                                    bool json) {
+  using Kind = jsonrpc::Message::Kind;
+  if (message.kind == Kind::response)
+    return respond(400, jsonrpc::error(nullptr, jsonrpc::kInvalidRequest,
+                                       "invalid request: a 2026-07-28 POST carries a request or a notification; "
+                                       "this server sent no request to answer"),
+                   "application/json");
+  // Cancelling is closing the request's response; nothing else is said
+  // without a session.
+  if (message.kind == Kind::notification) return respond(202, {}, {});
+
+  std::function<bool(std::string_view)> in_scope;
+  if (identity && !identity->tool_globs.empty())
+    in_scope = [identity](std::string_view tool) { return identity->allows_tool(tool); };
+  const BeastHeaders headers(request);
+  auto admitted = admit_modern(ctx_.server, message, &headers, in_scope, identity_);
+  if (auto* rejected = std::get_if<Rejection>(&admitted))
+    return respond(rejected->http_status, jsonrpc::error(message.id, rejected->code, rejected->message, rejected->data),
+                   "application/json");
+  const bool listen = message.method == "subscriptions/listen";
+  if (listen && !sse)
+    return respond(406, jsonrpc::error(message.id, jsonrpc::kInvalidRequest,
+                                       "Not Acceptable: subscriptions/listen answers with an SSE stream; Accept must "
+                                       "allow text/event-stream"),
+                   "application/json");
+
+  auto exchange = ctx_.sessions.create_stateless(identity_);
+  if (in_scope) exchange->mcp().set_tool_scope(in_scope);
+  const std::string key = boost::json::serialize(message.id);
+  const auto stream = exchange->open_request_stream(key, json && !listen);
+  session_ = exchange;
+  stream_ = *stream;
+  exchange->attach(stream_, shared_from_this(), 0, cursor_, false);
+  exchange->mcp().handle_modern(message, std::move(std::get<RequestScope>(admitted)));
+  if (json && !listen) {
+    state_ = State::waiting_json;
+    watch_for_hang_up();
+    return finish_json();
+  }
+  start_stream(200);
+}
+
+void Connection::release_session() {
+  if (session_ && session_->stateless()) ctx_.sessions.retire_stateless(std::move(session_));
+  session_.reset();
 }
 
 void Connection::handle_get(Request& request) {
@@ -421,11 +504,16 @@ void Connection::finish_json() {
   if (state_ != State::waiting_json) return;
   auto body = session_->take_json_response(stream_);
   if (!body) {
-    if (session_->closing())
+    if (session_->closing()) {
+      const bool stateless = session_->stateless();
+      release_session();
+      if (stateless)
+        return respond_error(503, jsonrpc::kServerBusy, "Service Unavailable: the server is shutting down", true);
       respond_error(404, kSessionNotFound, "Session not found: it ended before the response was ready");
+    }
     return;  // woken again when it is ready
   }
-  session_.reset();
+  release_session();
   // An empty response is a request the session will not answer (the client
   // cancelled it): the POST ends with no body.
   if (body->empty()) return respond(204, {}, {});
@@ -484,7 +572,7 @@ void Connection::write_chunk(std::string bytes) {
 
 void Connection::end_stream() {
   if (session_) session_->detach(stream_, this);
-  session_.reset();
+  release_session();
   write_pending_ = true;
   arm_timer(kWriteTimeout);
   boost::asio::async_write(socket_, beast_http::make_chunk_last(),
@@ -542,7 +630,7 @@ void Connection::close() {
   if (state_ == State::streaming) record_stream();
   state_ = State::closed;
   if (session_) session_->detach(stream_, this);
-  session_.reset();
+  release_session();
   disarm_timer();
   boost::system::error_code ignored;
   socket_.shutdown(Socket::shutdown_both, ignored);

@@ -4,6 +4,7 @@
 // connection's strand; other threads only wake it.
 #pragma once
 
+#include "mcp/jsonrpc.hpp"
 #include "transport/http/http_session.hpp"
 #include "transport/http/server_context.hpp"
 
@@ -49,6 +50,12 @@ class Connection final : public StreamSink, public std::enable_shared_from_this<
   void on_read(boost::system::error_code ec);
   void handle(Request& request);
   void handle_post(Request& request, const Identity* identity);
+  // A POST of 2026-07-28: one request served on its own exchange (an
+  // HttpSession that is not a session), or a notification.
+  void handle_modern_post(Request& request, jsonrpc::Message& message, const Identity* identity, bool sse, bool json);
+  // Lets go of the session the response came from; an exchange of one
+  // 2026-07-28 request is then closed (its calls cancelled if any still run).
+  void release_session();
   void handle_get(Request& request);
   void handle_delete(Request& request);
   // The session the request names, or null after answering 400/404.

@@ -26,10 +26,12 @@ std::optional<EventPosition> parse_event_id(std::string_view id) {
   return at;
 }
 
-HttpSession::HttpSession(const ServerState& server, std::string id, std::string identity, Limits limits)
+HttpSession::HttpSession(const ServerState& server, std::string id, std::string identity, Limits limits,
+                         bool stateless)
     : id_(std::move(id)),
       identity_(std::move(identity)),
       limits_(limits),
+      stateless_(stateless),
       last_used_(std::chrono::steady_clock::now()),
       session_(server, [this](std::string message, Outbound where) { route(std::move(message), where); }) {
   streams_.emplace(kStandaloneStream, Stream{});
@@ -48,7 +50,7 @@ std::optional<std::uint32_t> HttpSession::open_request_stream(std::string reques
   const std::uint32_t number = next_stream_++;
   Stream& stream = streams_[number];
   stream.json = json;
-  if (!json) {
+  if (!json && !stateless_) {
     // The priming event is seq 0: a client that reads only it can resume.
     Event priming{0, {}};
     append_sse_priming(priming.text, format_event_id({number, 0}), limits_.retry_ms);
@@ -73,6 +75,8 @@ void HttpSession::route(std::string message, Outbound where) {
       }
     }
     Stream& stream = streams_.at(number);
+    // A stateless exchange has only its request's stream.
+    if (stateless_ && (number == kStandaloneStream || (stream.json && !where.final))) return;
     if (message.empty()) {
       // The session will not answer this request (the client cancelled it):
       // its stream just ends.
@@ -102,7 +106,7 @@ void HttpSession::route(std::string message, Outbound where) {
 std::shared_ptr<StreamSink> HttpSession::append_locked(std::uint32_t number, Stream& stream, std::string_view message) {
   Event event{stream.next_seq++, {}};
   event.text.reserve(message.size() + 40);
-  append_sse_event(event.text, format_event_id({number, event.seq}), message);
+  append_sse_event(event.text, stateless_ ? std::string() : format_event_id({number, event.seq}), message);
   kept_bytes_ += event.text.size();
   stream.events.push_back(std::move(event));
   return stream.sink.lock();

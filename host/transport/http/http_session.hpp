@@ -44,7 +44,11 @@ class HttpSession {
     std::uint32_t retry_ms;     // sent in every priming event
   };
 
-  HttpSession(const ServerState& server, std::string id, std::string identity, Limits limits);
+  // `stateless`: one 2026-07-28 request, not a session: it has no
+  // standalone stream, its events carry no ids (nothing resumes them), and a
+  // JSON response drops the request's other messages (there is nowhere else
+  // to send them).
+  HttpSession(const ServerState& server, std::string id, std::string identity, Limits limits, bool stateless = false);
   // Closes the session (its calls are cancelled) if nobody did.
   ~HttpSession();
   HttpSession(const HttpSession&) = delete;
@@ -52,6 +56,7 @@ class HttpSession {
 
   const std::string& id() const { return id_; }
   const std::string& identity() const { return identity_; }
+  bool stateless() const { return stateless_; }
   Session& mcp() { return session_; }
 
   // A request's stream, opened before the request reaches the session so
@@ -123,6 +128,7 @@ class HttpSession {
   const std::string id_;
   const std::string identity_;
   const Limits limits_;
+  const bool stateless_;
 
   mutable std::mutex mutex_;  // guards everything below
   std::map<std::uint32_t, Stream> streams_;

@@ -1,5 +1,6 @@
 #include "transport/http/session_table.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <stdexcept>
@@ -51,6 +52,16 @@ std::shared_ptr<HttpSession> SessionTable::create(std::string identity) {
   return session;
 }
 
+std::shared_ptr<HttpSession> SessionTable::create_stateless(std::string identity) {
+  auto exchange = std::make_shared<HttpSession>(server_, std::string(), std::move(identity), limits_, true);
+  std::lock_guard lock(mutex_);
+  std::erase_if(stateless_, [](const auto& weak) { return weak.expired(); });
+  stateless_.push_back(exchange);
+  return exchange;
+}
+
+void SessionTable::retire_stateless(std::shared_ptr<HttpSession> exchange) { retire(std::move(exchange)); }
+
 std::shared_ptr<HttpSession> SessionTable::find(std::string_view id, std::string_view identity) {
   std::lock_guard lock(mutex_);
   auto it = sessions_.find(std::string(id));
@@ -96,6 +107,9 @@ void SessionTable::close_all(std::chrono::milliseconds grace) {
   {
     std::lock_guard lock(mutex_);
     all.swap(sessions_);
+    std::size_t n = 0;
+    for (auto& weak : std::exchange(stateless_, {}))
+      if (auto exchange = weak.lock()) all.emplace(fmt::format("stateless-{}", n++), std::move(exchange));
   }
   // Stop taking calls everywhere first, so the grace period is shared, not
   // spent once per session.

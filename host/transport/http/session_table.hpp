@@ -40,6 +40,14 @@ class SessionTable {
   // Ends a session; its calls are cancelled off the caller's thread.
   bool remove(std::string_view id, std::string_view identity);
 
+  // One 2026-07-28 request's exchange: an HttpSession of its own, never in
+  // the table (no id finds it), but ended with the rest at shutdown (an
+  // open subscriptions/listen then gets its result).
+  std::shared_ptr<HttpSession> create_stateless(std::string identity);
+  // Closes an exchange the connection is done with, off the I/O thread;
+  // calls still running in it (the client hung up) are cancelled.
+  void retire_stateless(std::shared_ptr<HttpSession> exchange);
+
   // Ends sessions idle past the timeout with nothing in flight. Returns how
   // many. Called periodically by the server.
   std::size_t expire(std::chrono::steady_clock::time_point now);
@@ -62,6 +70,7 @@ class SessionTable {
 
   mutable std::mutex mutex_;  // guards sessions_
   std::unordered_map<std::string, std::shared_ptr<HttpSession>> sessions_;
+  std::vector<std::weak_ptr<HttpSession>> stateless_;  // live exchanges, pruned as they end
 
   std::mutex reap_mutex_;  // guards retiring_, stopping_
   std::condition_variable reap_wake_;

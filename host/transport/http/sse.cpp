@@ -5,7 +5,9 @@
 namespace airlock::host::http {
 
 void append_sse_event(std::string& out, std::string_view id, std::string_view data) {
-  out.append("id: ").append(id).append("\nevent: message\n");
+  // No id: a stream nobody can resume (2026-07-28 dropped resumption).
+  if (!id.empty()) out.append("id: ").append(id).push_back('\n');
+  out.append("event: message\n");
   // A lone CR also ends a line in SSE, so both CR and LF split data lines.
   std::size_t start = 0;
   while (true) {

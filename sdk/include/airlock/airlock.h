@@ -109,6 +109,31 @@
  *               "decision": "allowed"|"denied", "rule", "status"?,
  *               "bytes"?, "truncated"?, "error"?}, ...]}
  *   in the order the host met them, and in the host's audit log.
+ *
+ * TWO PROTOCOL ERAS, ONE API (ABI 1.5)
+ *   The host serves MCP 2025-06-18 and 2025-11-25 clients (a session opened
+ *   by initialize) and 2026-07-28 clients (every request stands alone and
+ *   carries its own protocol version and client capabilities) at once. A
+ *   plugin never needs to know which: the request context says so
+ *   (protocol_version, client_capabilities) for those that care.
+ *   Asking the client for input works in both with the same calls
+ *   (call_input_request, prompt_input_request, resource_input_request; the
+ *   older call_client_request too):
+ *     - in a session, the host sends the client a request and BLOCKS the
+ *       hook until the answer comes, as in ABI 1.2;
+ *     - in a 2026-07-28 request, an answer the client already gave (in the
+ *       retry's inputResponses, or carried from an earlier round in the
+ *       sealed requestState) returns at once; a question not answered yet
+ *       returns AIRLOCK_STATUS_INPUT_REQUIRED without blocking. The hook
+ *       should then return soon (with any status); the host drops what it
+ *       produced, answers the client with every question asked in this run
+ *       (an InputRequiredResult), and runs the hook again FROM THE START
+ *       when the client retries with its answers. So a hook that asks must
+ *       ask the same questions, under the same keys, in the same order each
+ *       run, and must not do before its last question anything it may not
+ *       repeat. Keys name the questions: [A-Za-z0-9_.-]{1,64}; the
+ *       key-less call_client_request uses "input-1", "input-2", ... by the
+ *       position of the question in the run.
  */
 #ifndef AIRLOCK_AIRLOCK_H
 #define AIRLOCK_AIRLOCK_H
@@ -121,7 +146,7 @@ extern "C" {
 #endif
 
 #define AIRLOCK_ABI_VERSION_MAJOR 1
-#define AIRLOCK_ABI_VERSION_MINOR 4
+#define AIRLOCK_ABI_VERSION_MINOR 5
 /* (major << 16) | minor, as a uint32_t. Written without casts so that C++
  * code compiled with -Wold-style-cast can use it. */
 #define AIRLOCK_ABI_VERSION (AIRLOCK_ABI_VERSION_MAJOR * 65536u + AIRLOCK_ABI_VERSION_MINOR)
@@ -175,6 +200,10 @@ typedef int32_t airlock_status;
 /* Added in ABI 1.4: a network action failed: no connection, a TLS failure,
  * a malformed response (call_fetch). */
 #define AIRLOCK_STATUS_NETWORK_ERROR 11
+/* Added in ABI 1.5: a question to the client is not answered yet in a
+ * 2026-07-28 request (see TWO PROTOCOL ERAS); nothing was sent; return soon,
+ * the hook runs again with the answer. */
+#define AIRLOCK_STATUS_INPUT_REQUIRED 12
 
 /* Log levels for airlock_host_api.log; the host maps them to its own. */
 typedef int32_t airlock_log_level;
@@ -294,6 +323,13 @@ typedef struct airlock_tool_def {
    * valid until on_destroy. */
   void* tool_data;
   airlock_on_call_fn on_call; /* required */
+  /* --- Added in ABI 1.5: read only if struct_size covers the member. --- */
+  /* The client capabilities the tool cannot work without, as a JSON
+   * ClientCapabilities object, e.g. {"sampling":{}}; empty means none. A
+   * 2026-07-28 request whose client lacks one gets error -32021 naming what
+   * is missing, and the tool does not run. Sessions of earlier versions are
+   * not checked: there call_client_request returns UNSUPPORTED as before. */
+  airlock_str required_client_capabilities;
 } airlock_tool_def;
 
 /* Host calls this for one string leaf of a tool result (a content block's
@@ -320,6 +356,12 @@ typedef struct airlock_request_context {
   airlock_str session_id;        /* empty over stdio */
   airlock_str caller;            /* authenticated identity; empty when none */
   airlock_str request_id;        /* the JSON-RPC id as JSON text, e.g. "7" or "\"a\"" */
+  /* --- Added in ABI 1.5: read only if struct_size covers the member. --- */
+  /* The capabilities the client declared, as a JSON object ("{}" when none):
+   * at initialize for a session, in the request's own _meta for a 2026-07-28
+   * request. protocol_version is then the request's version, and session_id
+   * is empty (2026-07-28 has no sessions). */
+  airlock_str client_capabilities;
 } airlock_request_context;
 
 /* Host calls this once per tool result, on any worker thread, possibly on
@@ -791,8 +833,48 @@ typedef struct airlock_host_api {
   airlock_status (*call_fetch)(airlock_call* call, const airlock_fetch_request* request,
                                airlock_fetch_response* response);
 
-  /* Added in ABI 1.5 and later: below this line. */
+  /* --- Added in ABI 1.5: read only if struct_size covers the member. --- */
+  /* See TWO PROTOCOL ERAS, ONE API. */
+
+  /* Asks the client a question named `key` ([A-Za-z0-9_.-]{1,64}): the
+   * methods, capabilities, timeout and *reply of call_client_request, which
+   * this is with a key. In a session BLOCKS as call_client_request does (the
+   * key is not sent). In a 2026-07-28 request never blocks: OK with the
+   * client's answer when it gave one, INPUT_REQUIRED when not (the question
+   * is recorded; see TWO PROTOCOL ERAS), INVALID_ARGUMENT for a bad key or
+   * params, or for an answer whose shape does not fit the method (the client
+   * then gets -32602 naming the key), UNSUPPORTED when the request did not
+   * declare the capability (elicitation with "mode":"url" needs
+   * elicitation.url; sampling with "tools" needs sampling.tools). Only while
+   * on_call runs; thread-safe, like call_client_request. */
+  airlock_status (*call_input_request)(airlock_call* call, airlock_str key, airlock_str method,
+                                       airlock_str params_json, uint32_t timeout_ms, airlock_str* reply);
+
+  /* call_input_request for a prompt get: only inside on_get, on its thread.
+   * *reply is valid until on_get returns. */
+  airlock_status (*prompt_input_request)(airlock_prompt_writer* out, airlock_str key, airlock_str method,
+                                         airlock_str params_json, uint32_t timeout_ms, airlock_str* reply);
+
+  /* call_input_request for a resource read: only inside on_read, on its
+   * thread. *reply is valid until on_read returns. */
+  airlock_status (*resource_input_request)(airlock_resource_writer* out, airlock_str key, airlock_str method,
+                                           airlock_str params_json, uint32_t timeout_ms, airlock_str* reply);
+
+  /* Tells clients that a list changed (AIRLOCK_LIST_*): sessions get
+   * notifications/<list>/list_changed, 2026-07-28 clients on every open
+   * subscriptions/listen stream that asked for it. The host does not change
+   * the list; a plugin uses this when what its entries say or do changed.
+   * Any thread, any time after init returned OK; never blocks for long.
+   * Returns OK, or INVALID_ARGUMENT for another value of `list`. */
+  airlock_status (*notify_list_changed)(airlock_plugin_ctx* ctx, uint32_t list);
+
+  /* Added in ABI 1.6 and later: below this line. */
 } airlock_host_api;
+
+/* Added in ABI 1.5: the lists of notify_list_changed. */
+#define AIRLOCK_LIST_TOOLS 1u
+#define AIRLOCK_LIST_PROMPTS 2u
+#define AIRLOCK_LIST_RESOURCES 3u
 
 /* ------------------------------------------------------------------------ */
 /* The two entry points a plugin exports                                    */

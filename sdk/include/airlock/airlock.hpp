@@ -26,7 +26,8 @@
 //   R = void                 the tool reported through `call` itself.
 // Thrown from a tool: std::exception -> an isError result with e.what() and
 // AIRLOCK_STATUS_TOOL_ERROR; anything else -> "unknown error", TOOL_ERROR;
-// Cancelled -> AIRLOCK_STATUS_CANCELLED; StatusError -> its status.
+// Cancelled -> AIRLOCK_STATUS_CANCELLED; StatusError -> its status;
+// InputRequired -> AIRLOCK_STATUS_INPUT_REQUIRED (see TWO PROTOCOL ERAS).
 //
 // TALKING TO THE CLIENT (ABI 1.2): while it runs, a tool may report progress,
 // log to the client and ask the client (sampling, elicitation, roots):
@@ -61,6 +62,31 @@
 //                 });
 // After init, a plugin's own threads keep plugin.host_handle() to tell
 // subscribed clients that a resource changed (Host::resource_updated).
+//
+// TWO PROTOCOL ERAS (ABI 1.5): one tool serves MCP sessions (2025-11-25 and
+// before) and stateless 2026-07-28 requests. A question to the client has a
+// key. In a session it blocks until the client answers. In a 2026-07-28
+// request an unanswered question throws InputRequired: the host asks the
+// client and runs the tool again FROM THE START with the answers, so ask the
+// same questions under the same keys in the same order each run, and do
+// nothing before the last question that must not happen twice:
+//   plugin.tool({.name = "example.greet",
+//                .required_client_capabilities = {{"elicitation", boost::json::object{}}}},
+//               [](const boost::json::object&, airlock::sdk::Call& call) {
+//                 const boost::json::object answer = call.elicit(
+//                     "who", {{"message", "Who is there?"},
+//                             {"requestedSchema", {{"type", "object"},
+//                                                  {"properties", {{"name", {{"type", "string"}}}}}}}});
+//                 return airlock::sdk::Text{"Hello, " + std::string(answer.at("content").at("name").as_string())};
+//               });
+// Call::input asks without throwing (nullopt: not answered yet), so that
+// several questions reach the client in one round:
+//   const std::optional<boost::json::object> roots = call.input("roots", "roots/list");
+//   const std::optional<boost::json::object> name = call.input("name", "elicitation/create", question);
+//   if (!roots || !name) throw airlock::sdk::InputRequired();
+// A prompt (Messages) and a read (Contents) ask the same way. A plugin whose
+// tools, prompts or resources changed what they say or do tells clients with
+// plugin.host_handle().notify_list_changed(airlock::sdk::List::tools).
 //
 // THREADS: tools run on host worker threads (several at once when the def has
 // AIRLOCK_TOOL_REENTRANT) and sanitizers on any number of threads at once, so
@@ -106,6 +132,26 @@ inline std::string_view to_view(airlock_str s) noexcept {
 // Thrown by a tool that noticed its cancellation; the call returns CANCELLED.
 struct Cancelled {};
 
+// Thrown (ABI 1.5, TWO PROTOCOL ERAS in airlock.h) when a question to the
+// client is not answered yet in a 2026-07-28 request: the tool, prompt or
+// read returns AIRLOCK_STATUS_INPUT_REQUIRED, the host asks the client every
+// question of this run, and the hook runs again from the start with the
+// answers. The keyed elicit / sample / list_roots throw it themselves; after
+// Call::input (which returns nullopt instead, so that several questions go
+// out together) the hook throws it once it asked them all. It is no
+// std::exception on purpose: a hook's own catch (const std::exception&) must
+// let it through.
+class InputRequired {
+ public:
+  InputRequired() = default;
+  explicit InputRequired(std::string key) : key_(std::move(key)) {}
+  // The question still open, when the SDK threw it; empty otherwise.
+  const std::string& key() const noexcept { return key_; }
+
+ private:
+  std::string key_;
+};
+
 // Thrown to return exactly `status`. From a tool: TOOL_ERROR shows what() to
 // the model, any other status is an internal failure and what() is logged.
 // From init: what() becomes the init error.
@@ -144,10 +190,18 @@ enum class LogLevel : airlock_client_log_level {
   emergency = AIRLOCK_CLIENT_LOG_EMERGENCY,
 };
 
-// What the client answered a Call::ask_client request.
+// The lists of Host::notify_list_changed (ABI 1.5, AIRLOCK_LIST_*).
+enum class List : std::uint32_t {
+  tools = AIRLOCK_LIST_TOOLS,
+  prompts = AIRLOCK_LIST_PROMPTS,
+  resources = AIRLOCK_LIST_RESOURCES,
+};
+
+// What the client answered a Call::ask_client or an ask_input request.
 struct ClientReply {
   // OK, TOOL_ERROR (the client answered with an error), UNSUPPORTED, TIMEOUT,
-  // CANCELLED or INVALID_ARGUMENT: call_client_request in airlock.h.
+  // CANCELLED or INVALID_ARGUMENT: call_client_request in airlock.h; from
+  // ask_input also INPUT_REQUIRED (not answered yet; call_input_request).
   airlock_status status = AIRLOCK_STATUS_INTERNAL;
   // OK: the result object; TOOL_ERROR: the error object {code, message};
   // otherwise empty. JSON text.
@@ -191,6 +245,11 @@ struct ToolDef {
   std::string_view output_schema{};
   std::string_view annotations{};
   std::uint32_t flags = 0;
+  // ABI 1.5: the client capabilities the tool cannot work without, e.g.
+  // {{"sampling", boost::json::object{}}}; empty means none. A 2026-07-28
+  // request that lacks one gets -32021 and the tool does not run; sessions
+  // are not checked (an older host ignores it).
+  boost::json::object required_client_capabilities{};
 };
 
 struct SanitizerDef {
@@ -198,13 +257,17 @@ struct SanitizerDef {
   std::string_view description{};
 };
 
-// The request a result sanitizer runs for; views borrowed for the hook's call.
-// A field the host's airlock_request_context does not cover is empty.
+// The request a result sanitizer, read or get runs for; views borrowed for
+// the hook's call. A field the host's airlock_request_context does not cover
+// is empty, except client_capabilities, which is then "{}".
 struct RequestContext {
   std::string_view protocol_version{};
   std::string_view session_id{};
   std::string_view caller{};
   std::string_view request_id{};
+  // ABI 1.5: what the client declared, as a JSON object (at initialize for a
+  // session, in the request itself for a 2026-07-28 request).
+  std::string_view client_capabilities{"{}"};
 };
 
 // Parses `text` as a JSON object ("" counts as {}); throws std::invalid_argument
@@ -244,13 +307,121 @@ inline std::int64_t int_arg(const boost::json::object& args, std::string_view ke
   throw std::invalid_argument("argument '" + std::string(key) + "' must be an integer");
 }
 
+namespace detail {
+
+// A host table member, or nullptr when the host's struct_size does not cover
+// it (nothing past struct_size is read) or the host left it empty.
+template <class Fn>
+Fn offered(const airlock_host_api& host, Fn airlock_host_api::*member, std::size_t offset) noexcept {
+  if (host.struct_size < offset + sizeof(Fn)) return nullptr;
+  return host.*member;
+}
+
+// A wait as the host takes it: whole milliseconds, 0 (the host's default)
+// for none, at most what a uint32_t holds.
+inline std::uint32_t timeout_ms(std::chrono::milliseconds timeout) noexcept {
+  const auto ms = timeout.count();
+  if (ms <= 0) return 0;
+  return ms >= 0xffffffffLL ? 0xffffffffu : static_cast<std::uint32_t>(ms);
+}
+
+// What asking the client `method` (under `key`; "" for a key-less question)
+// came to: the client's answer, or nullopt while a 2026-07-28 request waits
+// for it. Every other outcome throws: Cancelled, or a StatusError saying why
+// there is no answer: TOOL_ERROR, so a tool shows the model why, or
+// INVALID_ARGUMENT for a bad key or params, or an answer of the wrong shape
+// (the host then reports it to the client as -32602).
+inline std::optional<boost::json::object> answer_of(std::string_view key, std::string_view method,
+                                                   const ClientReply& reply) {
+  std::string name(method);
+  if (!key.empty()) name += " '" + std::string(key) + "'";
+  switch (reply.status) {
+    case AIRLOCK_STATUS_OK: return parse_object(reply.text, name + " result");
+    case AIRLOCK_STATUS_INPUT_REQUIRED: return std::nullopt;
+    case AIRLOCK_STATUS_CANCELLED: throw Cancelled{};
+    case AIRLOCK_STATUS_UNSUPPORTED:
+      throw StatusError(AIRLOCK_STATUS_TOOL_ERROR, name + ": the client does not support it");
+    case AIRLOCK_STATUS_TIMEOUT:
+      throw StatusError(AIRLOCK_STATUS_TOOL_ERROR, name + ": the client did not answer in time");
+    case AIRLOCK_STATUS_TOOL_ERROR: {
+      std::string message = name + ": the client answered with an error";
+      boost::system::error_code ec;
+      const boost::json::value error = boost::json::parse(reply.text, ec);
+      if (!ec && error.is_object())
+        if (const auto* text = error.get_object().if_contains("message"); text != nullptr && text->is_string())
+          message += ": " + std::string(text->get_string());
+      throw StatusError(AIRLOCK_STATUS_TOOL_ERROR, message);
+    }
+    case AIRLOCK_STATUS_INVALID_ARGUMENT:
+      throw StatusError(AIRLOCK_STATUS_INVALID_ARGUMENT,
+                        name + ": refused as invalid (a bad key or params, or an answer that does not fit the method)");
+    default: throw StatusError(reply.status, name + " failed with status " + std::to_string(reply.status));
+  }
+}
+
+// The keyed questions of ABI 1.5, the same in a tool (Call), a prompt get
+// (Messages) and a resource read (Contents). `Self` provides
+//   ClientReply ask_input(key, method, params_json, timeout) const   (public)
+//   void require_asking(std::string_view method) const               (throws when its host cannot ask)
+template <class Self>
+class AsksClient {
+ public:
+  // Asks the client `method` ("elicitation/create", "sampling/createMessage",
+  // "roots/list") with `params`, as the question named `key`
+  // ([A-Za-z0-9_.-]{1,64}, unique within the run). In a session it blocks
+  // until the answer comes and returns it. In a 2026-07-28 request it returns
+  // an answer the client already gave, or nullopt: the question is recorded
+  // and goes to the client with every other question of this run once the
+  // hook returns, so ask the rest, then throw InputRequired. Throws Cancelled,
+  // or StatusError when there is no answer to wait for (no capability, the
+  // client's error, no answer in time, a malformed answer).
+  std::optional<boost::json::object> input(std::string_view key, std::string_view method,
+                                           const boost::json::object& params = {},
+                                           std::chrono::milliseconds timeout = std::chrono::milliseconds(0)) const {
+    self().require_asking(method);
+    const std::string json = boost::json::serialize(params);
+    return answer_of(key, method, self().ask_input(key, method, json, timeout));
+  }
+  // elicitation/create as the question `key`: the client's ElicitResult
+  // ({action, content?}). Throws InputRequired while it is not answered, and
+  // otherwise as input.
+  boost::json::object elicit(std::string_view key, const boost::json::object& params,
+                             std::chrono::milliseconds timeout = std::chrono::milliseconds(0)) const {
+    return answered(key, "elicitation/create", params, timeout);
+  }
+  // sampling/createMessage as the question `key`: the client's
+  // CreateMessageResult. Throws as elicit.
+  boost::json::object sample(std::string_view key, const boost::json::object& params,
+                             std::chrono::milliseconds timeout = std::chrono::milliseconds(0)) const {
+    return answered(key, "sampling/createMessage", params, timeout);
+  }
+  // roots/list as the question `key`: the client's ListRootsResult
+  // ({roots: [...]}). Throws as elicit.
+  boost::json::object list_roots(std::string_view key,
+                                 std::chrono::milliseconds timeout = std::chrono::milliseconds(0)) const {
+    return answered(key, "roots/list", boost::json::object{}, timeout);
+  }
+
+ private:
+  boost::json::object answered(std::string_view key, std::string_view method, const boost::json::object& params,
+                               std::chrono::milliseconds timeout) const {
+    std::optional<boost::json::object> answer = input(key, method, params, timeout);
+    if (!answer) throw InputRequired(std::string(key));
+    return std::move(*answer);
+  }
+  const Self& self() const noexcept { return static_cast<const Self&>(*this); }
+};
+
+}  // namespace detail
+
 // One tool invocation. Valid only inside the tool callable and only on its
-// thread, except is_cancelled and the ABI 1.2 members (progress, log with a
-// LogLevel, ask_client, sample, elicit, client_capabilities, request_meta,
-// end_stream), which are safe from any thread until the tool returns. The
-// setters copy and throw StatusError when the host refuses (e.g. a second
-// set_structured).
-class Call {
+// thread, except is_cancelled, the ABI 1.2 members (progress, log with a
+// LogLevel, ask_client, sample, elicit, list_roots, client_capabilities,
+// request_meta, end_stream) and the ABI 1.5 ones (ask_input, input, the keyed
+// elicit, sample and list_roots), which are safe from any thread until the
+// tool returns. The setters copy and throw StatusError when the host refuses
+// (e.g. a second set_structured).
+class Call : public detail::AsksClient<Call> {
  public:
   Call(const airlock_host_api& host, airlock_plugin_ctx* ctx, airlock_call* call) noexcept
       : host_(&host), ctx_(ctx), call_(call) {}
@@ -323,12 +494,30 @@ class Call {
                          std::chrono::milliseconds timeout = std::chrono::milliseconds(0)) const {
     const auto fn = offered(&airlock_host_api::call_client_request, offsetof(airlock_host_api, call_client_request));
     if (fn == nullptr) return ClientReply{AIRLOCK_STATUS_UNSUPPORTED, {}};
-    const auto ms = timeout.count() <= 0 ? 0 : timeout.count() >= 0xffffffffLL ? 0xffffffffLL : timeout.count();
     airlock_str reply{nullptr, 0};
     const airlock_status status =
-        fn(call_, to_str(method), to_str(params_json), static_cast<std::uint32_t>(ms), &reply);
+        fn(call_, to_str(method), to_str(params_json), detail::timeout_ms(timeout), &reply);
     return ClientReply{status, std::string(to_view(reply))};
   }
+  // ABI 1.5: ask_client as the question named `key` (call_input_request).
+  // In a session the same as ask_client; in a 2026-07-28 request it never
+  // blocks, and INPUT_REQUIRED means the question is recorded and its answer
+  // comes with the next run. On an older host it is ask_client (no key).
+  // Never throws for the client's answer: look at the status.
+  ClientReply ask_input(std::string_view key, std::string_view method, std::string_view params_json = {},
+                        std::chrono::milliseconds timeout = std::chrono::milliseconds(0)) const {
+    const auto fn = offered(&airlock_host_api::call_input_request, offsetof(airlock_host_api, call_input_request));
+    if (fn == nullptr) return ask_client(method, params_json, timeout);
+    airlock_str reply{nullptr, 0};
+    const airlock_status status =
+        fn(call_, to_str(key), to_str(method), to_str(params_json), detail::timeout_ms(timeout), &reply);
+    return ClientReply{status, std::string(to_view(reply))};
+  }
+  // input, and the keyed elicit, sample and list_roots (ABI 1.5): see
+  // detail::AsksClient. The key-less ones below stay.
+  using AsksClient::elicit;
+  using AsksClient::list_roots;
+  using AsksClient::sample;
   // ABI 1.4: an HTTP(S) request through the host's egress layer, blocking.
   // Never throws for the outcome (a denial is a status): look at the status.
   FetchResponse fetch(const FetchRequest& request) const {
@@ -363,6 +552,9 @@ class Call {
   // sampling/createMessage: the client's CreateMessageResult. Throws
   // Cancelled, or StatusError(TOOL_ERROR) saying why there is no result (no
   // sampling capability, the client's error, no answer in time): a tool error.
+  // In a 2026-07-28 request the host names the question by its position in
+  // the run ("input-1", ...) and this throws InputRequired until it is
+  // answered; the keyed overload names it.
   boost::json::object sample(const boost::json::object& params,
                              std::chrono::milliseconds timeout = std::chrono::milliseconds(0)) const {
     return ask_for_object("sampling/createMessage", params, timeout);
@@ -372,6 +564,11 @@ class Call {
   boost::json::object elicit(const boost::json::object& params,
                              std::chrono::milliseconds timeout = std::chrono::milliseconds(0)) const {
     return ask_for_object("elicitation/create", params, timeout);
+  }
+  // roots/list: the client's ListRootsResult ({roots: [...]}). Throws as
+  // sample.
+  boost::json::object list_roots(std::chrono::milliseconds timeout = std::chrono::milliseconds(0)) const {
+    return ask_for_object("roots/list", boost::json::object{}, timeout);
   }
   // What the client declared at initialize, e.g. {"sampling":{},"roots":{}}.
   boost::json::object client_capabilities() const {
@@ -411,29 +608,19 @@ class Call {
   }
   boost::json::object ask_for_object(std::string_view method, const boost::json::object& params,
                                      std::chrono::milliseconds timeout) const {
-    const std::string name(method);
-    if (offered(&airlock_host_api::call_client_request, offsetof(airlock_host_api, call_client_request)) == nullptr)
-      throw StatusError(AIRLOCK_STATUS_TOOL_ERROR,
-                        name + ": not offered by this host (its function table predates ABI 1.2)");
+    require_asking(method);
     const std::string json = boost::json::serialize(params);
-    ClientReply reply = ask_client(method, json, timeout);
-    switch (reply.status) {
-      case AIRLOCK_STATUS_OK: return parse_object(reply.text, name + " result");
-      case AIRLOCK_STATUS_CANCELLED: throw Cancelled{};
-      case AIRLOCK_STATUS_UNSUPPORTED:
-        throw StatusError(AIRLOCK_STATUS_TOOL_ERROR, name + ": the client does not support it");
-      case AIRLOCK_STATUS_TIMEOUT: throw StatusError(AIRLOCK_STATUS_TOOL_ERROR, name + ": the client did not answer in time");
-      case AIRLOCK_STATUS_TOOL_ERROR: {
-        std::string message = name + ": the client answered with an error";
-        boost::system::error_code ec;
-        const boost::json::value error = boost::json::parse(reply.text, ec);
-        if (!ec && error.is_object())
-          if (const auto* text = error.get_object().if_contains("message"); text != nullptr && text->is_string())
-            message += ": " + std::string(text->get_string());
-        throw StatusError(AIRLOCK_STATUS_TOOL_ERROR, message);
-      }
-      default: throw StatusError(reply.status, name + " failed with status " + std::to_string(reply.status));
-    }
+    std::optional<boost::json::object> answer = detail::answer_of({}, method, ask_client(method, json, timeout));
+    if (!answer) throw InputRequired();
+    return std::move(*answer);
+  }
+  friend class detail::AsksClient<Call>;
+  // A host whose table predates 1.2 cannot ask the client at all.
+  void require_asking(std::string_view method) const {
+    if (offered(&airlock_host_api::call_client_request, offsetof(airlock_host_api, call_client_request)) == nullptr &&
+        offered(&airlock_host_api::call_input_request, offsetof(airlock_host_api, call_input_request)) == nullptr)
+      throw StatusError(AIRLOCK_STATUS_TOOL_ERROR,
+                        std::string(method) + ": not offered by this host (its function table predates ABI 1.2)");
   }
   // A member added in 1.1, at `offset` of the table: it exists only when the
   // host's struct_size covers it, and nothing past struct_size is read.
@@ -450,8 +637,8 @@ class Call {
 
 // What a barrier caught, for its handler.
 struct Caught {
-  enum class Kind { cancelled, status_error, std_exception, unknown } kind;
-  airlock_status status; // StatusError's status; INTERNAL otherwise
+  enum class Kind { cancelled, input_required, status_error, std_exception, unknown } kind;
+  airlock_status status; // StatusError's status; INPUT_REQUIRED for InputRequired; INTERNAL otherwise
   const char* what;      // may hold plugin data: handlers decide whether to show it
 };
 
@@ -466,6 +653,9 @@ airlock_status barrier(Body&& body, Handler&& handler) noexcept {
     return std::forward<Body>(body)();
   } catch (const Cancelled&) {
     return handler(Caught{Caught::Kind::cancelled, AIRLOCK_STATUS_CANCELLED, "cancelled"});
+  } catch (const InputRequired&) {
+    return handler(Caught{Caught::Kind::input_required, AIRLOCK_STATUS_INPUT_REQUIRED,
+                          "a question to the client is not answered yet (InputRequired)"});
   } catch (const StatusError& e) {
     return handler(Caught{Caught::Kind::status_error, e.status(), e.what()});
   } catch (const std::exception& e) {
@@ -533,6 +723,8 @@ inline airlock_status on_call(void* tool_data, airlock_call* raw, airlock_str ar
       },
       [&](Caught c) noexcept -> airlock_status {
         if (c.kind == Caught::Kind::cancelled) return AIRLOCK_STATUS_CANCELLED;
+        // The host drops whatever the tool set and asks the client instead.
+        if (c.kind == Caught::Kind::input_required) return AIRLOCK_STATUS_INPUT_REQUIRED;
         if (c.kind == Caught::Kind::status_error && c.status != AIRLOCK_STATUS_TOOL_ERROR) {
           log_noexcept(s, AIRLOCK_LOG_WARN, {tool->name, ": ", c.what});
           return failure(c.status);
@@ -569,6 +761,8 @@ inline RequestContext read_context(const airlock_request_context* c) noexcept {
   if (covers(offsetof(airlock_request_context, session_id))) r.session_id = to_view(c->session_id);
   if (covers(offsetof(airlock_request_context, caller))) r.caller = to_view(c->caller);
   if (covers(offsetof(airlock_request_context, request_id))) r.request_id = to_view(c->request_id);
+  if (covers(offsetof(airlock_request_context, client_capabilities)) && c->client_capabilities.len != 0)
+    r.client_capabilities = to_view(c->client_capabilities);
   return r;
 }
 
@@ -655,10 +849,23 @@ struct ReadRequest {
 };
 
 // Where a read writes its contents. Valid only inside the read, on its
-// thread. Empty `mime_type` / `uri`: the resource's own / the URI read.
-class Contents {
+// thread. Empty `mime_type` / `uri`: the resource's own / the URI read. A
+// read may ask the client (ABI 1.5; input and the keyed elicit, sample and
+// list_roots of detail::AsksClient), on a host of ABI 1.5 or later.
+class Contents : public detail::AsksClient<Contents> {
  public:
   Contents(const airlock_host_api& host, airlock_resource_writer* out) noexcept : host_(&host), out_(out) {}
+  // Call::ask_input for a read (resource_input_request); UNSUPPORTED from a
+  // host older than 1.5. Never throws for the client's answer.
+  ClientReply ask_input(std::string_view key, std::string_view method, std::string_view params_json = {},
+                        std::chrono::milliseconds timeout = std::chrono::milliseconds(0)) const {
+    const auto fn = asker();
+    if (fn == nullptr) return ClientReply{AIRLOCK_STATUS_UNSUPPORTED, {}};
+    airlock_str reply{nullptr, 0};
+    const airlock_status status =
+        fn(out_, to_str(key), to_str(method), to_str(params_json), detail::timeout_ms(timeout), &reply);
+    return ClientReply{status, std::string(to_view(reply))};
+  }
   void add_text(std::string_view text, std::string_view mime_type = {}, std::string_view uri = {}) {
     check(host_->resource_add_text(out_, to_str(uri), to_str(mime_type), to_str(text)), "resource_add_text");
   }
@@ -669,6 +876,16 @@ class Contents {
   }
 
  private:
+  friend class detail::AsksClient<Contents>;
+  decltype(airlock_host_api::resource_input_request) asker() const noexcept {
+    return detail::offered(*host_, &airlock_host_api::resource_input_request,
+                           offsetof(airlock_host_api, resource_input_request));
+  }
+  void require_asking(std::string_view method) const {
+    if (asker() == nullptr)
+      throw StatusError(AIRLOCK_STATUS_TOOL_ERROR,
+                        std::string(method) + ": a resource read can ask the client only on a host of ABI 1.5 or later");
+  }
   // A refused write is the plugin's own bug, not a bad request: INTERNAL.
   static void check(airlock_status status, const char* what) {
     if (status != AIRLOCK_STATUS_OK)
@@ -686,10 +903,23 @@ struct PromptRequest {
 };
 
 // Where a prompt writes its messages, in order. `role` is "user" or
-// "assistant". Valid only inside the get, on its thread.
-class Messages {
+// "assistant". Valid only inside the get, on its thread. A get may ask the
+// client (ABI 1.5; input and the keyed elicit, sample and list_roots of
+// detail::AsksClient), on a host of ABI 1.5 or later.
+class Messages : public detail::AsksClient<Messages> {
  public:
   Messages(const airlock_host_api& host, airlock_prompt_writer* out) noexcept : host_(&host), out_(out) {}
+  // Call::ask_input for a get (prompt_input_request); UNSUPPORTED from a
+  // host older than 1.5. Never throws for the client's answer.
+  ClientReply ask_input(std::string_view key, std::string_view method, std::string_view params_json = {},
+                        std::chrono::milliseconds timeout = std::chrono::milliseconds(0)) const {
+    const auto fn = asker();
+    if (fn == nullptr) return ClientReply{AIRLOCK_STATUS_UNSUPPORTED, {}};
+    airlock_str reply{nullptr, 0};
+    const airlock_status status =
+        fn(out_, to_str(key), to_str(method), to_str(params_json), detail::timeout_ms(timeout), &reply);
+    return ClientReply{status, std::string(to_view(reply))};
+  }
   void description(std::string_view text) {
     check(host_->prompt_set_description(out_, to_str(text)), "prompt_set_description");
   }
@@ -713,6 +943,16 @@ class Messages {
   }
 
  private:
+  friend class detail::AsksClient<Messages>;
+  decltype(airlock_host_api::prompt_input_request) asker() const noexcept {
+    return detail::offered(*host_, &airlock_host_api::prompt_input_request,
+                           offsetof(airlock_host_api, prompt_input_request));
+  }
+  void require_asking(std::string_view method) const {
+    if (asker() == nullptr)
+      throw StatusError(AIRLOCK_STATUS_TOOL_ERROR,
+                        std::string(method) + ": a prompt can ask the client only on a host of ABI 1.5 or later");
+  }
   static void check(airlock_status status, const char* what) {
     if (status != AIRLOCK_STATUS_OK)
       throw StatusError(AIRLOCK_STATUS_INTERNAL, std::string(what) + " failed with status " + std::to_string(status));
@@ -745,6 +985,15 @@ class Host {
   bool unregister_prompt(std::string_view name) const noexcept {
     return covers() && host_->unregister_prompt(ctx_, to_str(name)) == AIRLOCK_STATUS_OK;
   }
+  // ABI 1.5: tells clients that a list changed because what the plugin's
+  // entries say or do changed (registering and unregistering tell them
+  // already). Returns the host's status; UNSUPPORTED from a host older than
+  // 1.5. Sends nothing before init returned OK.
+  airlock_status notify_list_changed(List list) const noexcept {
+    const auto fn = detail::offered(*host_, &airlock_host_api::notify_list_changed,
+                                    offsetof(airlock_host_api, notify_list_changed));
+    return fn == nullptr ? AIRLOCK_STATUS_UNSUPPORTED : fn(ctx_, static_cast<std::uint32_t>(list));
+  }
 
  private:
   bool covers() const noexcept {
@@ -767,14 +1016,18 @@ struct ContentEntry {
   Completers completers{};
 };
 
-// A read or get failure: the statuses that mean something to the client
-// pass through; anything else is logged (the client sees host text only).
-inline airlock_status content_failed(const PluginState& s, const std::string& name, const Caught& c) noexcept {
+// A read, get or completion failure: the statuses that mean something to
+// the client pass through; anything else is logged (the client sees host
+// text only). A question left open (InputRequired) is INPUT_REQUIRED where
+// the hook `may_ask` (a read or a get), and a failure in a completion.
+inline airlock_status content_failed(const PluginState& s, const std::string& name, const Caught& c,
+                                     bool may_ask = false) noexcept {
+  if (c.kind == Caught::Kind::input_required && may_ask) return AIRLOCK_STATUS_INPUT_REQUIRED;
   if (c.kind == Caught::Kind::status_error &&
       (c.status == AIRLOCK_STATUS_NOT_FOUND || c.status == AIRLOCK_STATUS_INVALID_ARGUMENT))
     return c.status;
   log_noexcept(s, AIRLOCK_LOG_WARN, {name, ": ", c.what});
-  return failure(c.status);
+  return failure(c.kind == Caught::Kind::input_required ? AIRLOCK_STATUS_INTERNAL : c.status);
 }
 
 inline airlock_status on_read(void* data, const airlock_request_context* context, airlock_str uri,
@@ -787,7 +1040,7 @@ inline airlock_status on_read(void* data, const airlock_request_context* context
         e->fn(request, contents);
         return AIRLOCK_STATUS_OK;
       },
-      [&](Caught c) noexcept { return content_failed(*e->state, e->name, c); });
+      [&](Caught c) noexcept { return content_failed(*e->state, e->name, c, true); });
 }
 
 inline airlock_status on_get(void* data, const airlock_request_context* context, airlock_str name,
@@ -801,7 +1054,7 @@ inline airlock_status on_get(void* data, const airlock_request_context* context,
         e->fn(request, messages);
         return AIRLOCK_STATUS_OK;
       },
-      [&](Caught c) noexcept { return content_failed(*e->state, e->name, c); });
+      [&](Caught c) noexcept { return content_failed(*e->state, e->name, c, true); });
 }
 
 template <class Fn>
@@ -891,6 +1144,9 @@ class Plugin {
     raw.flags = def.flags;
     raw.tool_data = entry.get();
     raw.on_call = &detail::on_call;
+    const std::string required =
+        def.required_client_capabilities.empty() ? std::string() : boost::json::serialize(def.required_client_capabilities);
+    raw.required_client_capabilities = to_str(required);
     s_->tools.push_back(std::move(entry));
     return raw_tool(raw);
   }
@@ -1018,8 +1274,12 @@ class Plugin {
     return record(s_->host->register_prompt(s_->ctx, &raw));
   }
 
-  // For the plugin's own threads, after init (ABI 1.3).
+  // For the plugin's tools and its own threads, after init (ABI 1.3).
   Host host_handle() const noexcept { return Host(*s_->host, s_->ctx); }
+
+  // Host::notify_list_changed (ABI 1.5). The host sends nothing before init
+  // returned OK, so tools and the plugin's threads call it on host_handle().
+  airlock_status notify_list_changed(List list) const noexcept { return host_handle().notify_list_changed(list); }
 
   const airlock_host_api& host() const noexcept { return *s_->host; }
   airlock_plugin_ctx* ctx() const noexcept { return s_->ctx; }

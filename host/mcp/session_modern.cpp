@@ -1,0 +1,123 @@
+// 2026-07-28 requests in a Session: each one is served with the scope its
+// own _meta gave it (admit_modern), never as part of the session's state,
+// and every result says what it is (resultType), who answered (serverInfo)
+// and, for lists, how long it may be cached. A tool, prompt or resource that
+// asks the client something runs as one attempt of a multi round-trip
+// request: the answers it may use come in the request (inputResponses, and
+// the sealed requestState of earlier rounds), and a question still open
+// ends the attempt with an InputRequiredResult.
+#include "mcp/session.hpp"
+
+#include "mcp/input_round.hpp"
+#include "mcp/modern_request.hpp"
+#include "mcp/protocol.hpp"
+#include "mcp/request_state.hpp"
+#include "util/json_text.hpp"
+
+#include <boost/json/serialize.hpp>
+#include <fmt/format.h>
+
+namespace airlock::host {
+
+void Session::handle_modern(jsonrpc::Message& m, RequestScope scope) {
+  dispatch_modern(m, std::make_shared<const RequestScope>(std::move(scope)));
+}
+
+void Session::dispatch_modern(jsonrpc::Message& m, const Scope& scope) {
+  if (m.method == "server/discover") return on_discover(m, scope);
+  if (m.method == "tools/list") return on_tools_list(m, scope);
+  if (m.method == "tools/call") return on_tools_call(m, scope);
+  if (m.method == "resources/list") return on_resources_list(m, scope);
+  if (m.method == "resources/templates/list") return on_resource_templates_list(m, scope);
+  if (m.method == "resources/read") return on_resources_read(m, scope);
+  if (m.method == "prompts/list") return on_prompts_list(m, scope);
+  if (m.method == "prompts/get") return on_prompts_get(m, scope);
+  if (m.method == "completion/complete") return on_complete(m, scope);
+  if (m.method == "subscriptions/listen") return on_listen(m, scope);
+  // admit_modern lets no other method through.
+  reply_error(m.id, jsonrpc::kMethodNotFound, fmt::format("method not found: {}", m.method));
+}
+
+void Session::on_discover(const jsonrpc::Message& m, const Scope& scope) {
+  boost::json::array versions;
+  for (auto v : kModernProtocolVersions) versions.emplace_back(v);
+  boost::json::object result{{"supportedVersions", std::move(versions)},
+                             {"capabilities", server_capabilities(server_)}};
+  reply_result(m.id, std::move(result), scope, Cache::list);
+}
+
+void Session::stamp_modern(boost::json::object& result, const ServerState& server, Cache cache) {
+  result["resultType"] = "complete";
+  if (cache != Cache::none) {
+    // Lists are the same for every caller unless tokens scope the tools;
+    // what a read returns is the plugin's to decide per caller.
+    result["ttlMs"] = cache == Cache::list ? server.list_ttl_ms : 0;
+    result["cacheScope"] = cache == Cache::list && !server.private_lists ? "public" : "private";
+  }
+  auto& meta = result["_meta"];
+  if (!meta.is_object()) meta = boost::json::object{};
+  meta.get_object()[kMetaServerInfo] =
+      boost::json::object{{"name", server.config.server.name}, {"version", server.version}};
+}
+
+void Session::reply_result(const boost::json::value& id, boost::json::object result, const Scope& scope,
+                           Cache cache) {
+  if (scope) stamp_modern(result, server_, cache);
+  reply(id, to_json(result));
+}
+
+bool Session::open_round(const jsonrpc::Message& m, const std::shared_ptr<InFlight>& call) {
+  const auto& params = m.params.get_object();
+  const boost::json::object* responses = nullptr;
+  if (const auto* v = params.if_contains("inputResponses"); v) {
+    if (!v->is_object()) {
+      reply_error(m.id, jsonrpc::kInvalidParams,
+                  fmt::format("invalid params: {}: inputResponses must be an object of answers by key", m.method));
+      return false;
+    }
+    responses = &v->get_object();
+  }
+  call->state_digest = params_digest(params);
+  RoundState carried;
+  if (const auto* v = params.if_contains("requestState"); v) {
+    std::optional<RoundState> opened;
+    if (v->is_string() && server_.sealer)
+      opened = server_.sealer->open(v->get_string(), StateBinding{call->scope->caller, call->state_method,
+                                                                  call->state_digest},
+                                    std::chrono::system_clock::now());
+    if (!opened) {
+      // One answer for every cause (tampered, expired, another caller or
+      // request, another replica's key), so a probe learns nothing.
+      reply_error(m.id, jsonrpc::kInvalidParams, "invalid params: invalid requestState");
+      return false;
+    }
+    carried = std::move(*opened);
+  }
+  call->round = std::make_shared<InputRound>(call->scope->client_capabilities, std::move(carried), responses);
+  return true;
+}
+
+bool Session::round_pending(const InFlight& call) {
+  return call.round && (call.round->malformed_key() || call.round->input_required());
+}
+
+std::optional<std::string> Session::round_outcome(const InFlight& call) {
+  if (!call.round) return std::nullopt;
+  if (auto key = call.round->malformed_key())
+    return jsonrpc::error(call.id, jsonrpc::kInvalidParams,
+                          fmt::format("invalid params: inputResponses[\"{}\"] does not fit the question asked", *key),
+                          boost::json::object{{"key", *key}});
+  if (!call.round->input_required()) return std::nullopt;
+  if (!server_.sealer)
+    return jsonrpc::error(call.id, jsonrpc::kInternalError, "internal error: this server cannot seal a requestState");
+  boost::json::object result{
+      {"resultType", "input_required"},
+      {"inputRequests", call.round->input_requests()},
+      {"requestState", server_.sealer->seal(call.round->next_state(),
+                                            StateBinding{call.scope->caller, call.state_method, call.state_digest},
+                                            std::chrono::system_clock::now())},
+      {"_meta", boost::json::object{{kMetaServerInfo, server_info_}}}};
+  return jsonrpc::result(call.id, to_json(result));
+}
+
+}  // namespace airlock::host

@@ -1,0 +1,17 @@
+// Canonical JSON: one text for every equal value, whatever order its members
+// were built in. Pins digest tool definitions with it and MRTR binds a
+// requestState to the request's params with it, so both must agree forever.
+#pragma once
+
+#include <boost/json/value.hpp>
+
+#include <string>
+
+namespace airlock::host {
+
+// Object members sorted by key (bytewise on UTF-8, which is code-point
+// order), no insignificant whitespace, strings and numbers as Boost.JSON
+// writes them.
+std::string canonical_json(const boost::json::value& value);
+
+}  // namespace airlock::host
