@@ -13,16 +13,19 @@
 // prompts and completions (ABI 1.3), and one code path for both protocol
 // eras (ABI 1.5): keyed questions to the client that block in a session and
 // become an InputRequiredResult in a 2026-07-28 request, a required client
-// capability, and list-changed notifications.
+// capability, list-changed notifications, and tools that finish as durable
+// tasks (the tasks extension, SEP-2663).
 #include <airlock/airlock.hpp>
 
 #include <array>
+#include <charconv>
 #include <chrono>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -377,6 +380,133 @@ void register_2026_tools(airlock::sdk::Plugin& plugin) {
       });
 }
 
+// --- Durable tasks (ABI 1.5, the tasks extension of 2026-07-28) -----------
+
+// Tools that may finish as a task also wait and poll their cancellation
+// (tasks/cancel reaches them through is_cancelled).
+constexpr std::uint32_t kTaskOptional = kFlags | AIRLOCK_TOOL_TASK_OPTIONAL;
+constexpr std::uint32_t kTaskRequired = kFlags | AIRLOCK_TOOL_TASK_REQUIRED;
+
+// The longest slow_compute: a task holds a worker thread while it runs.
+constexpr double kMaxSeconds = 600;
+
+// A number as a person writes it: 2, 0.5 (the shortest form that reads back).
+std::string number_text(double number) {
+  std::array<char, 32> buffer{};
+  const auto [end, error] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), number);
+  return error == std::errc() ? std::string(buffer.data(), end) : std::to_string(number);
+}
+
+// `seconds` of slow_compute: a JSON number from 0 to kMaxSeconds.
+double seconds_arg(const object& args) {
+  const value* given = args.if_contains("seconds");
+  const double seconds = given != nullptr && given->is_number() ? given->to_number<double>() : -1;
+  if (!(seconds >= 0 && seconds <= kMaxSeconds))
+    throw std::invalid_argument("argument 'seconds' must be a number from 0 to " + number_text(kMaxSeconds));
+  return seconds;
+}
+
+// The fixtures of the tasks-* scenarios of conformance 0.2.0-alpha.12, under
+// the names and arguments the suite calls. Each one also serves a client
+// that cannot have a task (a 2025-11-25 session that did not ask for one, a
+// 2026-07-28 request without the extension): start_task() is false there
+// and the same code answers synchronously.
+void register_task_tools(airlock::sdk::Plugin& plugin) {
+  // Never a task: a legacy `task` parameter on its call changes nothing.
+  plugin.tool({.name = "greet",
+               .description = "Greets someone by name, synchronously (never a task)",
+               .input_schema = R"({"type":"object","properties":{"name":{"type":"string","description":"Who to greet"}},"required":["name"]})",
+               .flags = kFlags},
+              [](const object& args, Call&) {
+                return Text{"Hello, " + std::string(airlock::sdk::string_arg(args, "name")) + "!"};
+              });
+
+  // A task from one second up; a shorter job answers at once.
+  plugin.tool(
+      {.name = "slow_compute",
+       .description = "Works for `seconds` seconds, as a task when the client can have one; tasks/cancel stops it",
+       .input_schema = R"({"type":"object","properties":{"seconds":{"type":"number","minimum":0,"maximum":600,"description":"How long the work takes"},"label":{"type":"string","description":"Names the work in the result"}},"required":["seconds"]})",
+       .flags = kTaskOptional},
+      [](const object& args, Call& call) {
+        const double seconds = seconds_arg(args);
+        const value* given = args.if_contains("label");
+        if (given != nullptr && !given->is_string()) throw std::invalid_argument("argument 'label' must be a string");
+        const std::string label = given != nullptr ? std::string(given->get_string()) : "slow_compute";
+        if (seconds >= 1) call.start_task();
+        pause(call, std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000)));
+        return Text{label + ": computed in " + number_text(seconds) + " s"};
+      });
+
+  // A tool error, not a protocol one: the task completes with isError.
+  plugin.tool({.name = "failing_job",
+               .description = "Runs only as a task and fails after about a second with a tool error (isError)",
+               .input_schema = kNoArguments,
+               .flags = kTaskRequired},
+              [](const object&, Call& call) -> Text {
+                call.start_task();
+                pause(call, std::chrono::seconds(1));
+                throw StatusError(AIRLOCK_STATUS_TOOL_ERROR, "failing_job: the job failed, as it always does");
+              });
+
+  // An internal failure: the task ends `failed` with a JSON-RPC error
+  // (-32603), and without a task the call gets that error itself.
+  plugin.tool({.name = "protocol_error_job",
+               .description = "Fails with an internal error (a protocol-level error, not a tool result)",
+               .input_schema = kNoArguments,
+               .flags = kTaskOptional},
+              [](const object&, Call& call) -> Text {
+                call.start_task();
+                throw StatusError(AIRLOCK_STATUS_INTERNAL, "protocol_error_job: failing with an internal error on purpose");
+              });
+
+  // The task starts first, so the question is asked from inside it: the
+  // task waits in input_required until tasks/update brings the answer.
+  plugin.tool(
+      {.name = "confirm_delete",
+       .description = "Asks the user to confirm deleting a file (from inside the task), then reports what it did",
+       .input_schema = R"({"type":"object","properties":{"filename":{"type":"string","description":"The file to delete"}},"required":["filename"]})",
+       .flags = kTaskOptional},
+      [](const object& args, Call& call) {
+        const std::string filename(airlock::sdk::string_arg(args, "filename"));
+        call.start_task();
+        const object answer = call.elicit("confirm", form("Delete " + filename + "?", "confirm", "boolean"));
+        return Text{accepted(answer, "confirm") == "true" ? "Deleted " + filename : "Kept " + filename};
+      });
+
+  // Both questions go out together, so the task waits on two keys at once
+  // and may get their answers one tasks/update at a time.
+  plugin.tool({.name = "multi_input",
+               .description = "Asks two questions at once (from inside the task) and reports both answers",
+               .input_schema = kNoArguments,
+               .flags = kTaskOptional},
+              [](const object&, Call& call) {
+                call.start_task();
+                const std::optional<object> first =
+                    call.input("first", "elicitation/create", form("First question: what name?", "name", "string"));
+                const std::optional<object> second =
+                    call.input("second", "elicitation/create", form("Second question: what name?", "name", "string"));
+                if (!first || !second) throw InputRequired();
+                auto told = [](const object& answer) {
+                  return accepted(answer, "name").value_or("(none: action=" + action_of(answer) + ")");
+                };
+                return Text{"multi_input: first=" + told(*first) + ", second=" + told(*second)};
+              });
+
+  // The question comes before the task: round one is a synchronous
+  // InputRequiredResult, the retry with the answer starts the task, and the
+  // task (run again from the start) finds the answer carried into it.
+  plugin.tool({.name = "test_tool_with_task",
+               .description = "Asks for a name synchronously (SEP-2322), then finishes as a task greeting it",
+               .input_schema = kNoArguments,
+               .flags = kTaskRequired},
+              [](const object&, Call& call) {
+                const object answer = call.elicit("user_name", form(kNameQuestion, "name", "string"));
+                call.start_task();
+                const std::optional<std::string> name = accepted(answer, "name");
+                return Text{name ? "Hello, " + *name + "!" : "No name given (action=" + action_of(answer) + ")"};
+              });
+}
+
 void register_tools(airlock::sdk::Plugin& plugin) {
   plugin.tool({.name = "test_simple_text", .description = "Tests simple text content response",
                .input_schema = kNoArguments, .flags = kFlags},
@@ -659,10 +789,11 @@ void register_prompts(airlock::sdk::Plugin& plugin) {
 }  // namespace
 
 AIRLOCK_PLUGIN(plugin) {
-  plugin.info("conformance-pack", "1.1.0",
+  plugin.info("conformance-pack", "1.2.0",
               "the tools, resources and prompts the MCP conformance suites (0.1.16, 0.2) call on a server");
   register_tools(plugin);
   register_2026_tools(plugin);
+  register_task_tools(plugin);
   register_resources(plugin);
   register_prompts(plugin);
 }

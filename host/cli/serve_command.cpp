@@ -5,6 +5,7 @@
 #include "executor/executor.hpp"
 #include "mcp/protocol.hpp"
 #include "mcp/request_state.hpp"
+#include "mcp/task_service.hpp"
 #include "mcp/session.hpp"
 #include "metrics/metrics.hpp"
 #include "transport/http/http_server.hpp"
@@ -12,6 +13,8 @@
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+
+#include <filesystem>
 
 #include <unistd.h>
 
@@ -37,10 +40,55 @@ Fetcher make_fetcher(const Config& config) {
 // by replicas, or one made for this process alone.
 Result<RequestStateSealer> make_sealer(const Config& config) {
   const std::chrono::seconds ttl(config.server.request_state_ttl_s);
-  if (config.server.request_state_key_file) return RequestStateSealer::from_file(*config.server.request_state_key_file, ttl);
+  if (const auto& file = config.server.request_state_key_file) {
+    // Whoever reads the key can forge any client's answers.
+    std::error_code ec;
+    const auto permissions = std::filesystem::status(*file, ec).permissions();
+    using std::filesystem::perms;
+    if (!ec && (permissions & (perms::group_all | perms::others_all)) != perms::none)
+      spdlog::warn("{}: the requestState key is readable by others than its owner (chmod 600 it)", file->string());
+    return RequestStateSealer::from_file(*file, ttl);
+  }
   spdlog::debug("no [server] request_state_key_file: requestState is sealed with a key made at start, so a client's "
                 "retry must reach this process");
   return RequestStateSealer::generated(ttl);
+}
+
+// The durable task store and its service; null when [tasks] enabled =
+// false. A store that cannot be opened (a corrupt SQLite file) is an error
+// at start; a PostgreSQL server that does not answer is not: task requests
+// then get errors naming it, and everything else is served.
+Result<std::unique_ptr<TaskService>> make_tasks(const Loaded& loaded, Executor& executor) {
+  const TasksConfig& tasks = loaded.config.tasks;
+  if (!tasks.enabled) return std::unique_ptr<TaskService>();
+  std::string location = tasks.store;
+  if (location.empty()) {
+    // The state directory: systemd's, else the XDG one.
+    const auto env = [](const char* name) -> std::filesystem::path {
+      const char* value = std::getenv(name);
+      return value && *value ? std::filesystem::path(value) : std::filesystem::path();
+    };
+    std::filesystem::path dir = env("STATE_DIRECTORY");
+    if (dir.empty()) dir = env("XDG_STATE_HOME").empty() ? std::filesystem::path() : env("XDG_STATE_HOME") / "airlock";
+    if (dir.empty() && !env("HOME").empty()) dir = env("HOME") / ".local" / "state" / "airlock";
+    if (dir.empty()) {
+      spdlog::warn("tasks: off: no [tasks] store, and no state directory (STATE_DIRECTORY, XDG_STATE_HOME, HOME)");
+      return std::unique_ptr<TaskService>();
+    }
+    location = (dir / "tasks.db").string();
+  }
+  auto store = open_task_store(location);
+  if (!store) return store.error();
+  TaskSettings settings{tasks.ttl_ms, tasks.poll_interval_ms, tasks.node_id};
+  if (settings.node_id.empty()) {
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    settings.node_id = fmt::format("{}:{}", host, getpid());
+  }
+  spdlog::info("tasks: {} (node {})", (*store)->describe(), settings.node_id);
+  auto service = std::make_unique<TaskService>(*loaded.routes, executor, std::move(*store), std::move(settings));
+  service->start();
+  return service;
 }
 
 // Everything a session reads, besides what it is handed per call.
@@ -92,7 +140,13 @@ int serve_http(const Loaded& loaded, std::string_view listen) {
     return 1;
   }
   Executor executor(loaded.config.server.workers, loaded.config.server.queue_capacity);
-  const ServerState state = make_state(loaded, executor, timer, &metrics, fetcher, *sealer);
+  auto tasks = make_tasks(loaded, executor);
+  if (!tasks) {
+    spdlog::error("{}", tasks.error().message);
+    return 1;
+  }
+  ServerState state = make_state(loaded, executor, timer, &metrics, fetcher, *sealer);
+  state.tasks = tasks->get();
   {
     auto server = http::HttpServer::bind(state, *address, &metrics);
     if (!server) {
@@ -102,6 +156,7 @@ int serve_http(const Loaded& loaded, std::string_view listen) {
     announce(loaded, (*server)->url());
     (*server)->run();
   }
+  if (*tasks) (*tasks)->stop();
   executor.shutdown();
   spdlog::info("bye");
   return 0;
@@ -127,7 +182,13 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
     return 1;
   }
   Executor executor(loaded->config.server.workers, loaded->config.server.queue_capacity);
-  const ServerState state = make_state(*loaded, executor, timer, nullptr, fetcher, *sealer);
+  auto tasks = make_tasks(*loaded, executor);
+  if (!tasks) {
+    spdlog::error("{}", tasks.error().message);
+    return 1;
+  }
+  ServerState state = make_state(*loaded, executor, timer, nullptr, fetcher, *sealer);
+  state.tasks = tasks->get();
   StdioTransport transport(STDIN_FILENO, STDOUT_FILENO, loaded->config.server.max_message_bytes);
   {
     Session session(state, [&transport](std::string message, Outbound) {
@@ -139,6 +200,7 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
     spdlog::info("stdin closed; finishing calls in flight");
     session.close(kShutdownGrace);
   }
+  if (*tasks) (*tasks)->stop();
   executor.shutdown();
   spdlog::info("bye");
   return 0;

@@ -155,6 +155,18 @@ struct PinningConfig {
   SourcePlace place;  // the [pinning] table
 };
 
+// [tasks]: durable tasks (MCP 2025-11-25 tasks, 2026-07-28's tasks
+// extension), kept in a store several servers may share.
+struct TasksConfig {
+  bool enabled = true;
+  // A SQLite file, or a postgresql:// URI. Empty: tasks.db in
+  // $STATE_DIRECTORY (systemd), else beside the config file.
+  std::string store;
+  std::int64_t ttl_ms = 3'600'000;        // how long a task is kept; 1000 to 30 days
+  std::int64_t poll_interval_ms = 500;    // what clients are told to poll at; 50 to 60000
+  std::string node_id;                    // this server in the store; empty: hostname and port / pid
+};
+
 struct ChainConfig {
   std::string name;
   std::vector<std::string> steps;  // sanitizer names, in the order written
@@ -197,6 +209,7 @@ struct Config {
   PluginsConfig plugins;
   TrustConfig trust;
   PinningConfig pinning;
+  TasksConfig tasks;
   // The chain named "default", when declared, applies to every tool without a
   // binding; a binding's chain = "none" opts a tool out of every chain.
   std::map<std::string, ChainConfig> chains;

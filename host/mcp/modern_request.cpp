@@ -18,9 +18,10 @@ namespace {
 
 // The methods a 2026-07-28 request may name; initialize, ping,
 // logging/setLevel and resources/(un)subscribe are gone from it.
-constexpr std::array<std::string_view, 10> kModernMethods = {
-    "server/discover", "tools/list",  "tools/call",         "resources/list",      "resources/templates/list",
-    "resources/read",  "prompts/list", "prompts/get",       "completion/complete", "subscriptions/listen"};
+constexpr std::array<std::string_view, 13> kModernMethods = {
+    "server/discover", "tools/list",   "tools/call",          "resources/list",       "resources/templates/list",
+    "resources/read",  "prompts/list", "prompts/get",         "completion/complete",  "subscriptions/listen",
+    "tasks/get",       "tasks/update", "tasks/cancel"};
 
 const boost::json::object* meta_of(const jsonrpc::Message& m) {
   const auto* params = m.params.if_object();
@@ -38,6 +39,7 @@ bool served(const ServerState& server, std::string_view method) {
   if (method.starts_with("resources/")) return catalog && catalog->serves_resources();
   if (method.starts_with("prompts/")) return catalog && catalog->serves_prompts();
   if (method == "completion/complete") return catalog && catalog->serves_completions();
+  if (method.starts_with("tasks/")) return server.tasks != nullptr;
   return true;
 }
 
@@ -63,9 +65,10 @@ boost::json::object missing_capabilities(const boost::json::object& required, co
 const boost::json::string* named_target(const jsonrpc::Message& m) {
   const auto* params = m.params.if_object();
   if (!params) return nullptr;
-  const char* field = m.method == "resources/read" ? "uri"
-                      : (m.method == "tools/call" || m.method == "prompts/get") ? "name"
-                                                                                 : nullptr;
+  const char* field = m.method == "resources/read"                                  ? "uri"
+                      : (m.method == "tools/call" || m.method == "prompts/get")      ? "name"
+                      : std::string_view(m.method).starts_with("tasks/")             ? "taskId"
+                                                                                     : nullptr;
   const auto* value = field ? params->if_contains(field) : nullptr;
   return value ? value->if_string() : nullptr;
 }
@@ -133,6 +136,16 @@ std::variant<RequestScope, Rejection> admit_modern(const ServerState& server, co
                                           ? " (not part of protocol 2026-07-28)"
                                           : ""));
 
+  // A client that did not declare the tasks extension has no tasks to ask
+  // about: refused before any task id is looked at.
+  static const boost::json::object kNeedsTasks{
+      {"extensions", boost::json::object{{kTasksExtension, boost::json::object{}}}}};
+  if (m.method.starts_with("tasks/") && !declares_tasks_extension(capabilities->get_object()))
+    return reject(400, kMissingClientCapability,
+                  fmt::format("missing client capability: {} needs the {} extension in clientCapabilities", m.method,
+                              kTasksExtension),
+                  boost::json::object{{"requiredCapabilities", kNeedsTasks}});
+
   if (headers)
     if (const auto* target = named_target(m))
       if (auto wrong = check_name_header(*headers, *target)) return reject(400, kHeaderMismatch, *wrong);
@@ -150,6 +163,12 @@ std::variant<RequestScope, Rejection> admit_modern(const ServerState& server, co
                                              arguments && !arguments->is_null() ? *arguments : kNoArguments))
           return reject(400, kHeaderMismatch, *wrong);
       }
+      if (route->tool->task_required() && !declares_tasks_extension(capabilities->get_object()))
+        return reject(400, kMissingClientCapability,
+                      fmt::format("missing client capability: tool {} runs only as a task, which needs the {} "
+                                  "extension in clientCapabilities",
+                                  route->tool->name, kTasksExtension),
+                      boost::json::object{{"requiredCapabilities", kNeedsTasks}});
       if (!route->tool->required_client_capabilities.empty()) {
         auto missing = missing_capabilities(route->tool->required_client_capabilities, capabilities->get_object());
         if (!missing.empty()) {
@@ -170,7 +189,14 @@ std::variant<RequestScope, Rejection> admit_modern(const ServerState& server, co
   return scope;
 }
 
-boost::json::object server_capabilities(const ServerState& server) {
+bool declares_tasks_extension(const boost::json::object& client_capabilities) {
+  const auto* extensions = client_capabilities.if_contains("extensions");
+  const auto* tasks = extensions && extensions->is_object() ? extensions->get_object().if_contains(kTasksExtension)
+                                                            : nullptr;
+  return tasks && !tasks->is_null();
+}
+
+boost::json::object server_capabilities(const ServerState& server, bool modern) {
   // Tools can change while the server runs (a plugin's notify_list_changed).
   boost::json::object capabilities{{"tools", boost::json::object{{"listChanged", true}}},
                                    {"logging", boost::json::object{}}};
@@ -179,6 +205,15 @@ boost::json::object server_capabilities(const ServerState& server) {
     capabilities["resources"] = boost::json::object{{"subscribe", true}, {"listChanged", true}};
   if (catalog && catalog->serves_prompts()) capabilities["prompts"] = boost::json::object{{"listChanged", true}};
   if (catalog && catalog->serves_completions()) capabilities["completions"] = boost::json::object{};
+  if (server.tasks) {
+    if (modern)
+      capabilities["extensions"] = boost::json::object{{kTasksExtension, boost::json::object{}}};
+    else
+      capabilities["tasks"] = boost::json::object{
+          {"list", boost::json::object{}},
+          {"cancel", boost::json::object{}},
+          {"requests", boost::json::object{{"tools", boost::json::object{{"call", boost::json::object{}}}}}}};
+  }
   return capabilities;
 }
 

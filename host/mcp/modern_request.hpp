@@ -44,9 +44,15 @@ std::variant<RequestScope, Rejection> admit_modern(const ServerState& server, co
                                                    const std::function<bool(std::string_view)>& in_scope,
                                                    std::string caller);
 
-// What this server can do, as initialize and server/discover say it: a
-// capability is declared only when its methods work (resources, prompts and
-// completions only when a plugin serves them).
-boost::json::object server_capabilities(const ServerState& server);
+// What this server can do, as initialize (`modern` false) and
+// server/discover say it: a capability is declared only when its methods
+// work (resources, prompts and completions only when a plugin serves them;
+// tasks only with a task store: 2025's tasks capability, or 2026-07-28's
+// tasks extension).
+boost::json::object server_capabilities(const ServerState& server, bool modern);
+
+// The tasks extension of 2026-07-28, as client capabilities declare it.
+inline constexpr std::string_view kTasksExtension = "io.modelcontextprotocol/tasks";
+bool declares_tasks_extension(const boost::json::object& client_capabilities);
 
 }  // namespace airlock::host

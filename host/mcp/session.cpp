@@ -11,6 +11,8 @@
 #include "mcp/input_round.hpp"
 #include "mcp/modern_request.hpp"
 #include "mcp/protocol.hpp"
+#include "mcp/task_service.hpp"
+#include "packs/sodium_init.hpp"
 #include "metrics/metrics.hpp"
 #include "pipeline/result_pipeline.hpp"
 #include "plugins/host_api.hpp"
@@ -58,6 +60,8 @@ std::vector<boost::json::object> build_tool_listing(const ToolRoutes& routes) {
     entry["inputSchema"] = t.input_schema;
     if (t.output_schema) entry["outputSchema"] = *t.output_schema;
     if (t.annotations) entry["annotations"] = *t.annotations;
+    if (t.task_capable())
+      entry["execution"] = boost::json::object{{"taskSupport", t.task_required() ? "required" : "optional"}};
     listing.push_back(std::move(entry));
   }
   return listing;
@@ -68,7 +72,15 @@ Session::Session(const ServerState& server, Send send)
       server_info_{{"name", server.config.server.name}, {"version", server.version}},
       send_(std::move(send)),
       log_threshold_(AIRLOCK_CLIENT_LOG_INFO),
-      catalog_(server.routes.content().catalog()) {}
+      catalog_(server.routes.content().catalog()) {
+  // stdio: the tasks of this process's session are its own.
+  ensure_sodium();
+  unsigned char bytes[16];
+  randombytes_buf(bytes, sizeof bytes);
+  char hex[sizeof bytes * 2 + 1];
+  sodium_bin2hex(hex, sizeof hex, bytes, sizeof bytes);
+  task_owner_ = std::string("session:") + hex;
+}
 
 Session::~Session() { close(); }
 
@@ -104,6 +116,9 @@ void Session::set_end_stream(EndStream end_stream) { end_stream_ = std::move(end
 void Session::set_identity(std::string session_id, std::string caller) {
   session_id_ = std::move(session_id);
   caller_ = std::move(caller);
+  task_owner_ = !caller_.empty()        ? "identity:" + caller_
+                : !session_id_.empty() ? "session:" + session_id_
+                                       : std::string("anonymous");
 }
 
 void Session::set_tool_scope(ToolScope allowed) { tool_scope_ = std::move(allowed); }
@@ -150,6 +165,12 @@ void Session::dispatch(jsonrpc::Message& m) {
   if (m.method == "prompts/list") return on_prompts_list(m, kSession);
   if (m.method == "prompts/get") return on_prompts_get(m, kSession);
   if (m.method == "completion/complete") return on_complete(m, kSession);
+  if (server_.tasks) {
+    if (m.method == "tasks/get") return on_tasks_get(m, kSession);
+    if (m.method == "tasks/result") return on_tasks_result(m);
+    if (m.method == "tasks/list") return on_tasks_list(m);
+    if (m.method == "tasks/cancel") return on_tasks_cancel(m, kSession);
+  }
   reply_error(m.id, jsonrpc::kMethodNotFound, fmt::format("method not found: {}", m.method));
 }
 
@@ -169,7 +190,7 @@ void Session::on_initialize(const jsonrpc::Message& m) {
 
   boost::json::object result{
       {"protocolVersion", protocol_version_},
-      {"capabilities", server_capabilities(server_)},
+      {"capabilities", server_capabilities(server_, false)},
       {"serverInfo", server_info_}};
   reply(m.id, boost::json::serialize(result));
   // After the answer, so that no notification can come before it.
@@ -229,6 +250,7 @@ void Session::on_tools_call(jsonrpc::Message& m, const Scope& scope) {
   auto call = std::make_shared<InFlight>();
   call->id = m.id;
   call->scope = scope;
+  call->route = route;
   // A call with no arguments reaches the tool as {} (never null).
   call->arguments = "{}";
   if (scope) {
@@ -253,6 +275,11 @@ void Session::on_tools_call(jsonrpc::Message& m, const Scope& scope) {
   }
 
   const std::string& key = call->key = boost::json::serialize(m.id);
+  // 2025-11-25: a client that asks for a task gets one from the start.
+  if (!scope)
+    if (const auto* task = m.params.get_object().if_contains("task");
+        task && task->is_object() && server_.tasks && route->tool->task_capable())
+      return start_session_task(m, *route, call);
   {
     std::lock_guard lock(calls_mutex_);
     if (closed_) return;
@@ -315,6 +342,15 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
   if (call->cancelled.load()) return finish(call);
 
   if (call->answered.exchange(true)) return finish(call);  // the deadline answered first
+
+  // The call became a durable task: the client gets the task, and the
+  // task's own run (TaskService) produces the result.
+  if (call->task || !call->task_error.empty()) {
+    send_(call->task ? jsonrpc::result(call->id, task_created(*call))
+                     : jsonrpc::error(call->id, jsonrpc::kInternalError, call->task_error),
+          Outbound{call->key, true});
+    return finish(call);
+  }
 
   // 2026-07-28: a tool that asked a question still open answers nothing of
   // its own; what it produced is dropped unseen, and it runs again, from

@@ -34,6 +34,8 @@ class Metrics;
 class Fetcher;
 class RequestStateSealer;
 class InputRound;
+class TaskService;
+struct TaskRecord;
 
 // What every session of one server shares; immutable after start.
 struct ServerState {
@@ -58,6 +60,8 @@ struct ServerState {
   // when identities see different tools.
   std::int64_t list_ttl_ms = 60000;
   bool private_lists = false;
+  // Durable tasks; null: none (no [tasks] store could be opened).
+  TaskService* tasks = nullptr;
 };
 
 // Builds ServerState::tool_listing from the routes.
@@ -154,6 +158,11 @@ class Session : private ContentListener {
     std::shared_ptr<InputRound> round;
     std::string state_method;  // "tools/call", "prompts/get", "resources/read"
     std::string state_digest;
+    // The task this call became (call_start_task), or why it could not;
+    // only on_call's thread touches them.
+    const ToolRoute* route = nullptr;  // tools/call: the tool called
+    mutable std::shared_ptr<const TaskRecord> task;
+    mutable std::string task_error;
     boost::json::value id;
     std::string key;  // the id as JSON text: the calls_ key and the stream it answers on
     // Parsed, for input validation. Emplaced (move-constructed) so it keeps
@@ -184,6 +193,20 @@ class Session : private ContentListener {
   void on_tools_list(const jsonrpc::Message& m, const Scope& scope);
   void on_tools_call(jsonrpc::Message& m, const Scope& scope);
   void on_discover(const jsonrpc::Message& m, const Scope& scope);
+
+  // --- durable tasks (session_tasks.cpp)
+  // call_start_task in a synchronous call. on_call's thread.
+  airlock_status start_task(const InFlight& call);
+  // tools/call with params.task in a session (2025-11-25): a task from the start.
+  void start_session_task(const jsonrpc::Message& m, const ToolRoute& route, const std::shared_ptr<InFlight>& call);
+  void on_tasks_get(const jsonrpc::Message& m, const Scope& scope);
+  void on_tasks_result(const jsonrpc::Message& m);
+  void on_tasks_list(const jsonrpc::Message& m);
+  void on_tasks_update(const jsonrpc::Message& m, const Scope& scope);
+  void on_tasks_cancel(const jsonrpc::Message& m, const Scope& scope);
+  // What the client hears about a task it created: 2026-07-28's flat
+  // CreateTaskResult, or 2025's {task: Task}.
+  std::string task_created(const InFlight& call) const;
 
   // --- subscriptions/listen (session_listen.cpp): a 2026-07-28 request
   // held open, on which list changes and resource updates are delivered.
@@ -266,6 +289,9 @@ class Session : private ContentListener {
   std::string protocol_version_;  // set once initialize succeeded
   std::string session_id_;  // set_identity
   std::string caller_;
+  // Who may read the tasks this session creates: the authenticated caller,
+  // else the HTTP session, else (stdio) this process's own session.
+  std::string task_owner_;
   std::atomic<bool> initialized_{false};  // read by list changes on plugin threads
   // Set by initialize, before any call can start, then read-only.
   boost::json::object client_capabilities_;

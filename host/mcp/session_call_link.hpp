@@ -92,6 +92,8 @@ class Session::CallLink final : public CallChannel {
   }
   std::string_view request_meta() const noexcept override { return call_.meta; }
 
+  airlock_status start_task() override { return session_.start_task(call_); }
+
   void end_stream() override {
     if (session_.end_stream_) session_.end_stream_(call_.key);
   }

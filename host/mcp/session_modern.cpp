@@ -18,6 +18,13 @@
 #include <fmt/format.h>
 
 namespace airlock::host {
+namespace {
+
+// A requestState grows with every answer it carries; past this a client
+// would be sending back more than any tool should need.
+constexpr std::size_t kMaxRequestStateBytes = 256 * 1024;
+
+}  // namespace
 
 void Session::handle_modern(jsonrpc::Message& m, RequestScope scope) {
   dispatch_modern(m, std::make_shared<const RequestScope>(std::move(scope)));
@@ -34,6 +41,9 @@ void Session::dispatch_modern(jsonrpc::Message& m, const Scope& scope) {
   if (m.method == "prompts/get") return on_prompts_get(m, scope);
   if (m.method == "completion/complete") return on_complete(m, scope);
   if (m.method == "subscriptions/listen") return on_listen(m, scope);
+  if (m.method == "tasks/get") return on_tasks_get(m, scope);
+  if (m.method == "tasks/update") return on_tasks_update(m, scope);
+  if (m.method == "tasks/cancel") return on_tasks_cancel(m, scope);
   // admit_modern lets no other method through.
   reply_error(m.id, jsonrpc::kMethodNotFound, fmt::format("method not found: {}", m.method));
 }
@@ -42,7 +52,7 @@ void Session::on_discover(const jsonrpc::Message& m, const Scope& scope) {
   boost::json::array versions;
   for (auto v : kModernProtocolVersions) versions.emplace_back(v);
   boost::json::object result{{"supportedVersions", std::move(versions)},
-                             {"capabilities", server_capabilities(server_)}};
+                             {"capabilities", server_capabilities(server_, true)}};
   reply_result(m.id, std::move(result), scope, Cache::list);
 }
 
@@ -110,13 +120,18 @@ std::optional<std::string> Session::round_outcome(const InFlight& call) {
   if (!call.round->input_required()) return std::nullopt;
   if (!server_.sealer)
     return jsonrpc::error(call.id, jsonrpc::kInternalError, "internal error: this server cannot seal a requestState");
-  boost::json::object result{
-      {"resultType", "input_required"},
-      {"inputRequests", call.round->input_requests()},
-      {"requestState", server_.sealer->seal(call.round->next_state(),
-                                            StateBinding{call.scope->caller, call.state_method, call.state_digest},
-                                            std::chrono::system_clock::now())},
-      {"_meta", boost::json::object{{kMetaServerInfo, server_info_}}}};
+  std::string state = server_.sealer->seal(call.round->next_state(),
+                                           StateBinding{call.scope->caller, call.state_method, call.state_digest},
+                                           std::chrono::system_clock::now());
+  if (state.size() > kMaxRequestStateBytes)
+    return jsonrpc::error(call.id, jsonrpc::kInternalError,
+                          fmt::format("internal error: the answers this request carries exceed {} bytes of "
+                                      "requestState",
+                                      kMaxRequestStateBytes));
+  boost::json::object result{{"resultType", "input_required"},
+                             {"inputRequests", call.round->input_requests()},
+                             {"requestState", std::move(state)},
+                             {"_meta", boost::json::object{{kMetaServerInfo, server_info_}}}};
   return jsonrpc::result(call.id, to_json(result));
 }
 

@@ -303,10 +303,7 @@ bool fit_budget(const ToolRoute& route, boost::json::object& result, std::string
 // Part of stage 5: _meta["airlock/egress"] lists every destination the call
 // reached or was refused, in order. Whatever a tool or a sanitizer wrote
 // under that key is replaced: only the host's record is provenance.
-void write_provenance(const std::vector<EgressRecord>& records, boost::json::object& result) {
-  auto* meta = result.if_contains("_meta");
-  if (meta && meta->is_object()) meta->get_object().erase(kEgressMetaKey);
-  if (records.empty()) return;
+boost::json::array provenance(const std::vector<EgressRecord>& records) {
   boost::json::array list;
   for (const auto& record : records) {
     boost::json::object entry{{"url", record.url}, {"host", record.host}, {"port", record.port}};
@@ -319,6 +316,13 @@ void write_provenance(const std::vector<EgressRecord>& records, boost::json::obj
     if (!record.error.empty()) entry["error"] = record.error;
     list.push_back(std::move(entry));
   }
+  return list;
+}
+
+void write_provenance(boost::json::array list, boost::json::object& result) {
+  auto* meta = result.if_contains("_meta");
+  if (meta && meta->is_object()) meta->get_object().erase(kEgressMetaKey);
+  if (list.empty()) return;
   auto& slot = result["_meta"];
   if (!slot.is_object()) slot = boost::json::object{};
   slot.get_object()[kEgressMetaKey] = std::move(list);
@@ -335,7 +339,7 @@ void stamp_modern(const RequestContext& context, boost::json::object& result) {
 }
 
 bool run_stages(const ToolRoute& route, std::optional<boost::json::object> result, const RequestContext& context,
-                std::string_view raw_arguments, const std::vector<EgressRecord>& egress, std::string& out) {
+                std::string_view raw_arguments, const boost::json::array& egress, std::string& out) {
   const auto withhold = [&](std::string_view text) {
     auto withheld = error_result(text);
     write_provenance(egress, withheld);
@@ -363,8 +367,21 @@ bool run_stages(const ToolRoute& route, std::optional<boost::json::object> resul
 
 bool run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
                          std::string_view raw_arguments, std::string& out) {
-  const std::vector<EgressRecord> egress = std::move(outcome.output.egress);
+  const boost::json::array egress = provenance(outcome.output.egress);
   return run_stages(route, check_payload(*route.tool, outcome), context, raw_arguments, egress, out);
+}
+
+StoredToolResult store_tool_result(const ToolRoute& route, ToolCallOutcome outcome) {
+  StoredToolResult stored;
+  stored.egress = provenance(outcome.output.egress);
+  stored.result = check_payload(*route.tool, outcome);
+  return stored;
+}
+
+bool run_stored_result_pipeline(const ToolRoute& route, const StoredToolResult& stored, const RequestContext& context,
+                                std::string_view raw_arguments, std::string& out) {
+  // A copy per read: the chain works on it, the stored result stays as it is.
+  return run_stages(route, stored.result, context, raw_arguments, stored.egress, out);
 }
 
 std::string run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
@@ -376,8 +393,8 @@ std::string run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome,
 
 bool run_invalid_arguments_pipeline(const ToolRoute& route, std::string_view failure, const RequestContext& context,
                                     std::string_view raw_arguments, std::string& out) {
-  return run_stages(route, error_result(fmt::format("invalid arguments: {}", failure)), context, raw_arguments, {},
-                    out);
+  return run_stages(route, error_result(fmt::format("invalid arguments: {}", failure)), context, raw_arguments,
+                    boost::json::array{}, out);
 }
 
 }  // namespace airlock::host

@@ -36,6 +36,17 @@ bool run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const 
 std::string run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
                                 std::string_view raw_arguments);
 
+// A task's result as it is stored (issue 10): what stage 1 made of the
+// tool's output, before any sanitizer, and the egress it reached. Every read
+// runs the stages from the chain on over a copy, with the reader's context.
+struct StoredToolResult {
+  std::optional<boost::json::object> result;  // none: not a tool result; withheld at every read
+  boost::json::array egress;                  // the provenance entries, as _meta["airlock/egress"] lists them
+};
+StoredToolResult store_tool_result(const ToolRoute& route, ToolCallOutcome outcome);
+bool run_stored_result_pipeline(const ToolRoute& route, const StoredToolResult& stored, const RequestContext& context,
+                                std::string_view raw_arguments, std::string& out);
+
 // The result for arguments that fail the tool's inputSchema: host text that
 // names the schema location and keyword only, sent through the same pipeline
 // (so the chain sees it) without the tool ever running.

@@ -455,6 +455,13 @@ airlock_status notify_list_changed(airlock_plugin_ctx* ctx, uint32_t list) noexc
   });
 }
 
+airlock_status call_start_task(airlock_call* call) noexcept {
+  return guard([&] {
+    if (!call) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    return call->channel ? call->channel->start_task() : AIRLOCK_STATUS_UNSUPPORTED;
+  });
+}
+
 airlock_str call_client_capabilities(const airlock_call* call) noexcept {
   if (!call || !call->channel) return borrow(kEmptyObject);
   return borrow(call->channel->client_capabilities());
@@ -516,6 +523,7 @@ constexpr airlock_host_api kHostApi = {
     prompt_input_request,
     resource_input_request,
     notify_list_changed,
+    call_start_task,
 };
 
 }  // namespace

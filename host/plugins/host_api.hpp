@@ -76,6 +76,9 @@ class CallChannel {
   virtual std::string_view request_meta() const noexcept = 0;
   // Asks the transport to end the stream the call's messages travel on.
   virtual void end_stream() = 0;
+  // call_start_task (ABI 1.5): OK when the call already runs as a task,
+  // TASK_STARTED when it just became one, UNSUPPORTED when it cannot.
+  virtual airlock_status start_task() { return AIRLOCK_STATUS_UNSUPPORTED; }
 };
 
 // The function table handed to every plugin; lives as long as the process.

@@ -50,6 +50,9 @@ struct Tool {
 
   bool reentrant() const { return (flags & AIRLOCK_TOOL_REENTRANT) != 0; }
   bool cancellable() const { return (flags & AIRLOCK_TOOL_CANCELLABLE) != 0; }
+  // ABI 1.5: may run as a durable task; runs only as one.
+  bool task_capable() const { return (flags & (AIRLOCK_TOOL_TASK_OPTIONAL | AIRLOCK_TOOL_TASK_REQUIRED)) != 0; }
+  bool task_required() const { return (flags & AIRLOCK_TOOL_TASK_REQUIRED) != 0; }
 };
 
 enum class SanitizerKind { text, result };

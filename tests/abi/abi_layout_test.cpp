@@ -134,13 +134,14 @@ AIRLOCK_PIN(airlock_fetch_response, error, 64);
 
 // 1.0 ends at result_write (112 bytes); 1.1 adds two members (128 bytes);
 // 1.2 adds six (176 bytes); 1.3 adds fifteen (296 bytes); 1.4 adds one (304);
-// 1.5 adds four (336).
-static_assert(sizeof(airlock_host_api) == 336);
+// 1.5 adds five (344).
+static_assert(sizeof(airlock_host_api) == 344);
 AIRLOCK_PIN(airlock_host_api, call_fetch, 296);                  // Added in ABI 1.4
 AIRLOCK_PIN(airlock_host_api, call_input_request, 304);          // Added in ABI 1.5
 AIRLOCK_PIN(airlock_host_api, prompt_input_request, 312);        // Added in ABI 1.5
 AIRLOCK_PIN(airlock_host_api, resource_input_request, 320);      // Added in ABI 1.5
 AIRLOCK_PIN(airlock_host_api, notify_list_changed, 328);         // Added in ABI 1.5
+AIRLOCK_PIN(airlock_host_api, call_start_task, 336);             // Added in ABI 1.5
 AIRLOCK_PIN(airlock_host_api, struct_size, 0);
 AIRLOCK_PIN(airlock_host_api, abi_version, 4);
 AIRLOCK_PIN(airlock_host_api, set_plugin_info, 8);
@@ -236,6 +237,7 @@ AIRLOCK_PIN_TYPE(airlock_host_api, resource_input_request,
                  airlock_status (*)(airlock_resource_writer*, airlock_str, airlock_str, airlock_str, uint32_t,
                                     airlock_str*));
 AIRLOCK_PIN_TYPE(airlock_host_api, notify_list_changed, airlock_status (*)(airlock_plugin_ctx*, uint32_t));
+AIRLOCK_PIN_TYPE(airlock_host_api, call_start_task, airlock_status (*)(airlock_call*));
 
 static_assert(std::is_same_v<airlock_status, std::int32_t>);
 static_assert(std::is_same_v<airlock_log_level, std::int32_t>);
@@ -264,6 +266,7 @@ TEST(AbiLayout, StatusValuesNeverChange) {
   EXPECT_EQ(AIRLOCK_STATUS_DENIED, 10);         // ABI 1.4
   EXPECT_EQ(AIRLOCK_STATUS_NETWORK_ERROR, 11);  // ABI 1.4
   EXPECT_EQ(AIRLOCK_STATUS_INPUT_REQUIRED, 12);  // ABI 1.5
+  EXPECT_EQ(AIRLOCK_STATUS_TASK_STARTED, 13);    // ABI 1.5
 }
 
 TEST(AbiLayout, ClientLogLevelsNeverChange) {
@@ -285,6 +288,9 @@ TEST(AbiLayout, LogLevelsAndToolFlagsNeverChange) {
   EXPECT_EQ(AIRLOCK_LOG_ERROR, 4);
   EXPECT_EQ(AIRLOCK_TOOL_REENTRANT, 1u);
   EXPECT_EQ(AIRLOCK_TOOL_CANCELLABLE, 2u);
+  EXPECT_EQ(AIRLOCK_TOOL_TASK_OPTIONAL, 4u);  // ABI 1.5
+  EXPECT_EQ(AIRLOCK_TOOL_TASK_REQUIRED, 8u);  // ABI 1.5
+  EXPECT_TRUE((std::is_same_v<std::remove_cv_t<decltype(AIRLOCK_TOOL_TASK_REQUIRED)>, std::uint32_t>));
   EXPECT_EQ(AIRLOCK_FETCH_FOLLOW_REDIRECTS, 1u);  // ABI 1.4
 }
 
@@ -307,5 +313,5 @@ TEST(AbiLayout, StructSizesMatchTheReleasedLayout) {
   EXPECT_EQ(sizeof(airlock_prompt_def), 96u);              // ABI 1.3
   EXPECT_EQ(sizeof(airlock_fetch_request), 88u);   // ABI 1.4
   EXPECT_EQ(sizeof(airlock_fetch_response), 80u);  // ABI 1.4
-  EXPECT_EQ(sizeof(airlock_host_api), 336u);  // 1.0: 112; 1.1: 128; 1.2: 176; 1.3: 296; 1.4: 304; 1.5: 336
+  EXPECT_EQ(sizeof(airlock_host_api), 344u);  // 1.0: 112; 1.1: 128; 1.2: 176; 1.3: 296; 1.4: 304; 1.5: 344
 }

@@ -131,7 +131,7 @@ TEST(ConformancePackExample, RegistersEveryFixtureOfTheSuite) {
   Plugin plugin(EXAMPLE_CONFORMANCE_PACK_SO);
   ASSERT_EQ(plugin.status(), AIRLOCK_STATUS_OK) << plugin.error();
   EXPECT_EQ(plugin.name(), "conformance-pack");
-  EXPECT_EQ(plugin.ctx().tools.size(), 28u);
+  EXPECT_EQ(plugin.ctx().tools.size(), 35u);
   // The fixtures of the 2026-07-28 scenarios (conformance 0.2).
   EXPECT_TRUE(plugin.ctx().tools.contains("test_input_required_result_multi_round"));
   EXPECT_TRUE(plugin.ctx().tools.contains("test_x_mcp_header"));
@@ -158,6 +158,68 @@ TEST(ConformancePackExample, RegistersEveryFixtureOfTheSuite) {
             AIRLOCK_STATUS_OK);
   EXPECT_EQ(item.contents, std::vector<std::string>{
                                R"(||text:{"id":"123","templateTest":true,"data":"Data for ID: 123"})"});
+}
+
+// The tasks-* fixtures (conformance 0.2) declare their task support, and
+// answer synchronously where no task can be had (the fake host offers no
+// call_start_task, as a host without a task store).
+TEST(ConformancePackExample, TaskFixturesDeclareTaskSupportAndRunWithoutATask) {
+  Plugin plugin(EXAMPLE_CONFORMANCE_PACK_SO);
+  ASSERT_EQ(plugin.status(), AIRLOCK_STATUS_OK) << plugin.error();
+  const auto task_bits = [&](const char* tool) {
+    return plugin.ctx().tools.at(tool).flags & (AIRLOCK_TOOL_TASK_OPTIONAL | AIRLOCK_TOOL_TASK_REQUIRED);
+  };
+  EXPECT_EQ(task_bits("greet"), 0u);
+  for (const char* tool : {"slow_compute", "protocol_error_job", "confirm_delete", "multi_input"})
+    EXPECT_EQ(task_bits(tool), AIRLOCK_TOOL_TASK_OPTIONAL) << tool;
+  for (const char* tool : {"failing_job", "test_tool_with_task"})
+    EXPECT_EQ(task_bits(tool), AIRLOCK_TOOL_TASK_REQUIRED) << tool;
+  EXPECT_NE(plugin.ctx().tools.at("slow_compute").flags & AIRLOCK_TOOL_CANCELLABLE, 0u);
+
+  airlock_call greet;
+  EXPECT_EQ(plugin.call("greet", greet, R"({"name":"World"})"), AIRLOCK_STATUS_OK);
+  EXPECT_EQ(greet.texts, std::vector<std::string>{"Hello, World!"});
+
+  airlock_call quick;
+  EXPECT_EQ(plugin.call("slow_compute", quick, R"({"seconds":0.05,"label":"quick"})"), AIRLOCK_STATUS_OK);
+  EXPECT_EQ(quick.texts, std::vector<std::string>{"quick: computed in 0.05 s"});
+  airlock_call negative;
+  EXPECT_EQ(plugin.call("slow_compute", negative, R"({"seconds":-1})"), AIRLOCK_STATUS_TOOL_ERROR);
+  EXPECT_EQ(negative.error, "argument 'seconds' must be a number from 0 to 600");
+  airlock_call cancelled;
+  cancelled.cancelled = true;
+  EXPECT_EQ(plugin.call("slow_compute", cancelled, R"({"seconds":60,"label":"c"})"), AIRLOCK_STATUS_CANCELLED);
+
+  airlock_call failing;
+  EXPECT_EQ(plugin.call("failing_job", failing), AIRLOCK_STATUS_TOOL_ERROR);
+  EXPECT_THAT(failing.error, HasSubstr("failing_job: the job failed"));
+  airlock_call protocol;
+  EXPECT_EQ(plugin.call("protocol_error_job", protocol), AIRLOCK_STATUS_INTERNAL);
+  EXPECT_TRUE(protocol.texts.empty());
+
+  airlock_call confirmed;
+  confirmed.client_reply = R"({"action":"accept","content":{"confirm":true}})";
+  EXPECT_EQ(plugin.call("confirm_delete", confirmed, R"({"filename":"a.txt"})"), AIRLOCK_STATUS_OK);
+  EXPECT_EQ(confirmed.texts, std::vector<std::string>{"Deleted a.txt"});
+  ASSERT_EQ(confirmed.client_requests.size(), 1u);
+  EXPECT_EQ(boost::json::parse(confirmed.client_requests[0].second),
+            boost::json::parse(R"({"message":"Delete a.txt?","requestedSchema":{"type":"object",)"
+                               R"("properties":{"confirm":{"type":"boolean"}},"required":["confirm"]}})"));
+  airlock_call declined;
+  declined.client_reply = R"({"action":"decline"})";
+  EXPECT_EQ(plugin.call("confirm_delete", declined, R"({"filename":"a.txt"})"), AIRLOCK_STATUS_OK);
+  EXPECT_EQ(declined.texts, std::vector<std::string>{"Kept a.txt"});
+
+  airlock_call both;
+  both.client_reply = R"({"action":"accept","content":{"name":"Ada"}})";
+  EXPECT_EQ(plugin.call("multi_input", both), AIRLOCK_STATUS_OK);
+  EXPECT_EQ(both.texts, std::vector<std::string>{"multi_input: first=Ada, second=Ada"});
+  EXPECT_EQ(both.client_requests.size(), 2u);
+
+  airlock_call named;
+  named.client_reply = R"({"action":"accept","content":{"name":"Alice"}})";
+  EXPECT_EQ(plugin.call("test_tool_with_task", named), AIRLOCK_STATUS_OK);
+  EXPECT_EQ(named.texts, std::vector<std::string>{"Hello, Alice!"});
 }
 #endif
 

@@ -3,7 +3,8 @@
 // keys; an unanswered one becomes AIRLOCK_STATUS_INPUT_REQUIRED and nothing
 // else; an older host gets the key-less call; a tool's required client
 // capabilities, the request context's client capabilities and list-changed
-// notifications cross the ABI as written.
+// notifications cross the ABI as written; Call::start_task's outcomes (a task
+// now, no task, a task just made, a failure) and an older host's table.
 #include <airlock/airlock.hpp>
 
 #include <gmock/gmock.h>
@@ -43,6 +44,9 @@ std::vector<std::string> g_asked;
 // What the host copied at registration (the def's strings are the plugin's).
 std::map<std::string, std::string> g_required_capabilities;
 std::vector<std::uint32_t> g_list_changes;
+// What call_start_task answers, and how often a tool called it.
+airlock_status g_start_status = AIRLOCK_STATUS_UNSUPPORTED;
+int g_start_calls = 0;
 
 airlock_status answer(std::string where, airlock_str key, airlock_str method, airlock_str params,
                       airlock_str* reply) {
@@ -72,6 +76,18 @@ const airlock_host_api kHost15 = [] {
     g_list_changes.push_back(list);
     return AIRLOCK_STATUS_OK;
   };
+  h.call_start_task = [](airlock_call*) -> airlock_status {
+    ++g_start_calls;
+    return g_start_status;
+  };
+  return h;
+}();
+
+// A 1.5 host built before call_start_task joined the table: it ends at
+// notify_list_changed.
+const airlock_host_api kHost15WithoutTasks = [] {
+  airlock_host_api h = kHost15;
+  h.struct_size = offsetof(airlock_host_api, notify_list_changed) + sizeof h.notify_list_changed;
   return h;
 }();
 
@@ -80,6 +96,13 @@ const airlock_host_api kHost14 = [] {
   airlock_host_api h = kHost15;
   h.struct_size = offsetof(airlock_host_api, call_fetch) + sizeof h.call_fetch;
   h.abi_version = 0x00010004u;
+  return h;
+}();
+
+// A full 1.5 table that leaves call_start_task empty.
+const airlock_host_api kHost15NullStartTask = [] {
+  airlock_host_api h = kHost15;
+  h.call_start_task = nullptr;
   return h;
 }();
 
@@ -130,6 +153,22 @@ AIRLOCK_PLUGIN(plugin) {
     const sdk::ClientReply reply = call.ask_input("raw", "roots/list");
     return sdk::Text{std::to_string(reply.status) + " " + reply.text};
   });
+  // Says which way it went on; writes something first, which a started task
+  // must not deliver.
+  plugin.tool({.name = "t.task", .flags = AIRLOCK_TOOL_TASK_OPTIONAL}, [](const object&, sdk::Call& call) {
+    call.add_text("before");
+    return sdk::Text{call.start_task() ? "as a task" : "synchronously"};
+  });
+  // A catch-all for std::exception must not swallow a started task.
+  plugin.tool({.name = "t.task-catches", .flags = AIRLOCK_TOOL_TASK_REQUIRED}, [](const object&, sdk::Call& call) {
+    try {
+      return sdk::Text{call.start_task() ? "task" : "sync"};
+    } catch (const std::exception& e) {
+      return sdk::Text{std::string("caught ") + e.what()};
+    }
+  });
+  plugin.resource({.uri = "test://task", .name = "task"},
+                  [](const sdk::ReadRequest&, sdk::Contents&) -> sdk::Text { throw sdk::TaskStarted{}; });
   plugin.prompt({.name = "p.ask"}, [](const sdk::PromptRequest& r, sdk::Messages& out) {
     const object answer = out.elicit("ctx", name_form());
     out.text("user", std::string(answer.at("content").at("name").as_string()) + " with " +
@@ -157,6 +196,8 @@ class SdkInput : public ::testing::Test {
     g_asked.clear();
     g_required_capabilities.clear();
     g_list_changes.clear();
+    g_start_status = AIRLOCK_STATUS_UNSUPPORTED;
+    g_start_calls = 0;
   }
   void TearDown() override {
     if (loaded_ && ctx_.info.on_destroy) ctx_.info.on_destroy(ctx_.info.plugin_data);
@@ -173,6 +214,10 @@ class SdkInput : public ::testing::Test {
   airlock_status read(const std::string& uri, airlock_resource_writer& out) {
     const airlock_resource_def& def = ctx_.resources.at(uri);
     return def.on_read(def.resource_data, nullptr, str(uri), str("{}"), &out);
+  }
+  airlock_status call_with_start(const std::string& tool, airlock_status start, airlock_call& c) {
+    g_start_status = start;
+    return call(tool, c);
   }
 
   airlock_plugin_ctx ctx_;
@@ -348,6 +393,94 @@ TEST_F(SdkInput, NotifyListChangedPassesTheListOrSaysUnsupported) {
   const sdk::Host old(kHost14, &ctx_);
   EXPECT_EQ(old.notify_list_changed(sdk::List::prompts), AIRLOCK_STATUS_UNSUPPORTED);
   EXPECT_EQ(g_list_changes.size(), 2u);
+}
+
+TEST_F(SdkInput, TaskFlagsReachTheHostAsWritten) {
+  load(kHost15);
+  EXPECT_EQ(ctx_.tools.at("t.task").flags, AIRLOCK_TOOL_TASK_OPTIONAL);
+  EXPECT_EQ(ctx_.tools.at("t.task-catches").flags, AIRLOCK_TOOL_TASK_REQUIRED);
+}
+
+TEST_F(SdkInput, StartTaskOkMeansTheCallRunsAsATask) {
+  load(kHost15);
+  airlock_call c;
+  EXPECT_EQ(call_with_start("t.task", AIRLOCK_STATUS_OK, c), AIRLOCK_STATUS_OK);
+  EXPECT_THAT(c.texts, ElementsAre("before", "as a task"));
+  EXPECT_EQ(g_start_calls, 1);
+}
+
+TEST_F(SdkInput, StartTaskUnsupportedGoesOnSynchronously) {
+  load(kHost15);
+  airlock_call c;
+  EXPECT_EQ(call_with_start("t.task", AIRLOCK_STATUS_UNSUPPORTED, c), AIRLOCK_STATUS_OK);
+  EXPECT_THAT(c.texts, ElementsAre("before", "synchronously"));
+  EXPECT_EQ(g_start_calls, 1);
+  EXPECT_THAT(ctx_.logs, IsEmpty());
+}
+
+TEST_F(SdkInput, TaskStartedEndsTheCallWithTaskStartedAndNothingElse) {
+  load(kHost15);
+  airlock_call c;
+  EXPECT_EQ(call_with_start("t.task", AIRLOCK_STATUS_TASK_STARTED, c), AIRLOCK_STATUS_TASK_STARTED);
+  EXPECT_THAT(c.texts, ElementsAre("before"));  // what came before start_task; the host drops it
+  EXPECT_EQ(c.error, "");
+  EXPECT_THAT(ctx_.logs, IsEmpty());
+}
+
+TEST_F(SdkInput, CatchingStdExceptionDoesNotSwallowAStartedTask) {
+  load(kHost15);
+  airlock_call c;
+  EXPECT_EQ(call_with_start("t.task-catches", AIRLOCK_STATUS_TASK_STARTED, c), AIRLOCK_STATUS_TASK_STARTED);
+  EXPECT_THAT(c.texts, IsEmpty());
+  EXPECT_EQ(c.error, "");
+}
+
+TEST_F(SdkInput, AnyOtherStartTaskStatusIsAStatusErrorNamingIt) {
+  load(kHost15);
+  airlock_call internal;
+  EXPECT_EQ(call_with_start("t.task", AIRLOCK_STATUS_INTERNAL, internal), AIRLOCK_STATUS_INTERNAL);
+  ASSERT_EQ(ctx_.logs.size(), 1u);
+  EXPECT_EQ(ctx_.logs[0], "t.task: call_start_task failed with status 6");
+  // A tool's catch of std::exception sees it, as any StatusError.
+  airlock_call caught;
+  EXPECT_EQ(call_with_start("t.task-catches", AIRLOCK_STATUS_INVALID_ARGUMENT, caught), AIRLOCK_STATUS_OK);
+  EXPECT_THAT(caught.texts, ElementsAre("caught call_start_task failed with status 4"));
+}
+
+TEST_F(SdkInput, OlderHostsNeverStartATask) {
+  for (const airlock_host_api* host : {&kHost14, &kHost15WithoutTasks}) {
+    SCOPED_TRACE(host->struct_size);
+    airlock_plugin_ctx ctx;
+    ASSERT_EQ(airlock_plugin_init(host, &ctx), AIRLOCK_STATUS_OK) << ctx.init_error;
+    // Even a host that would start one: the member lies past its table.
+    g_start_status = AIRLOCK_STATUS_TASK_STARTED;
+    const airlock_tool_def& def = ctx.tools.at("t.task");
+    airlock_call c;
+    EXPECT_EQ(def.on_call(def.tool_data, &c, str("{}")), AIRLOCK_STATUS_OK);
+    EXPECT_THAT(c.texts, ElementsAre("before", "synchronously"));
+    EXPECT_EQ(g_start_calls, 0);
+    ctx.info.on_destroy(ctx.info.plugin_data);
+  }
+}
+
+TEST_F(SdkInput, HostWithAnEmptyStartTaskNeverStartsATask) {
+  load(kHost15NullStartTask);
+  airlock_call c;
+  EXPECT_EQ(call("t.task", c), AIRLOCK_STATUS_OK);
+  EXPECT_THAT(c.texts, ElementsAre("before", "synchronously"));
+}
+
+TEST_F(SdkInput, TaskStartedOutsideAToolIsAnInternalFailure) {
+  load(kHost15);
+  airlock_resource_writer out;
+  EXPECT_EQ(read("test://task", out), AIRLOCK_STATUS_INTERNAL);
+  ASSERT_EQ(ctx_.logs.size(), 1u);
+  EXPECT_THAT(ctx_.logs[0], HasSubstr("test://task: the call became a durable task"));
+  EXPECT_EQ(sdk::barrier([]() -> airlock_status { throw sdk::TaskStarted{}; },
+                         [](sdk::Caught c) noexcept {
+                           return c.kind == sdk::Caught::Kind::task_started ? c.status : AIRLOCK_STATUS_INTERNAL;
+                         }),
+            AIRLOCK_STATUS_TASK_STARTED);
 }
 
 }  // namespace

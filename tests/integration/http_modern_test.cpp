@@ -46,6 +46,7 @@ class HttpModern : public testing::Test {
   void SetUp() override {
     // base64 of 32 bytes; replicas that share it serve each other's retries
     std::ofstream(key_file_) << "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=\n";
+    std::filesystem::permissions(key_file_, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
     server_ = std::make_unique<HttpServerUnderTest>(http_config("", "", server_extra()));
     ASSERT_TRUE(server_->server.ready()) << server_->server.stderr_text();
   }

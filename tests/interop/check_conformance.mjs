@@ -22,6 +22,12 @@ const kTrace = new Set([
   "incoming-request", "outgoing-response", "outgoing-sse-event",
 ]);
 
+// Scenarios whose only check the referee itself always SKIPs, whatever the
+// server does (0.2.0-alpha.12: the tasks status-notification harness awaits a
+// rewrite onto subscriptions/listen). Exactly that check, with that status,
+// is accepted; anything else from them still fails.
+const kRefereeSkips = new Map([["tasks-status-notifications", "tasks-status-notifications"]]);
+
 let bad = 0;
 
 // The runs (server-<scenario>-<timestamp>) with a checks.json under `dir`.
@@ -46,7 +52,14 @@ function checkRun(dir, run) {
     return;
   }
   let successes = 0;
+  let refereeSkipped = false;
   for (const c of checks) {
+    const scenario = run.replace(/^server-/, "").replace(/-\d{4}-\d{2}-\d{2}T.*$/, "");
+    if (c.status === "SKIPPED" && checks.length === 1 && kRefereeSkips.get(scenario) === c.id) {
+      console.log(`skip ${run}: ${c.id}: skipped by the referee for every server`);
+      refereeSkipped = true;
+      continue;
+    }
     if (c.status === "SUCCESS") {
       successes++;
       console.log(`ok   ${run}: ${c.id}`);
@@ -58,7 +71,7 @@ function checkRun(dir, run) {
     if (c.errorMessage) console.log(`       error: ${c.errorMessage}`);
     if (c.details) console.log(`       details: ${JSON.stringify(c.details)}`);
   }
-  if (successes === 0) {
+  if (successes === 0 && !refereeSkipped) {
     console.log(`FAIL ${file}: not one SUCCESS`);
     bad++;
   }

@@ -204,6 +204,10 @@ typedef int32_t airlock_status;
  * 2026-07-28 request (see TWO PROTOCOL ERAS); nothing was sent; return soon,
  * the hook runs again with the answer. */
 #define AIRLOCK_STATUS_INPUT_REQUIRED 12
+/* Added in ABI 1.5: call_start_task turned the request into a durable task;
+ * return now (any status): the host runs the hook again, from the start, as
+ * the task. */
+#define AIRLOCK_STATUS_TASK_STARTED 13
 
 /* Log levels for airlock_host_api.log; the host maps them to its own. */
 typedef int32_t airlock_log_level;
@@ -233,6 +237,12 @@ typedef int32_t airlock_client_log_level;
 /* The tool polls is_cancelled while it runs. Without it the host checks the
  * call's cancellation once, before the tool starts, and never after. */
 #define AIRLOCK_TOOL_CANCELLABLE 2u
+/* Added in ABI 1.5: the tool may run as a durable task (call_start_task);
+ * listed with execution.taskSupport "optional". */
+#define AIRLOCK_TOOL_TASK_OPTIONAL 4u
+/* Added in ABI 1.5: the tool runs only as a task: a 2026-07-28 request that
+ * did not declare the tasks extension gets -32021; taskSupport "required". */
+#define AIRLOCK_TOOL_TASK_REQUIRED 8u
 
 /* ------------------------------------------------------------------------ */
 /* Opaque handles, all owned by the host                                    */
@@ -867,6 +877,24 @@ typedef struct airlock_host_api {
    * Any thread, any time after init returned OK; never blocks for long.
    * Returns OK, or INVALID_ARGUMENT for another value of `list`. */
   airlock_status (*notify_list_changed)(airlock_plugin_ctx* ctx, uint32_t list);
+
+  /* Asks to finish this call as a durable task (a tool with
+   * AIRLOCK_TOOL_TASK_OPTIONAL or _REQUIRED): the client gets a task id at
+   * once and reads the result later, from any server sharing the task
+   * store; every read passes the reader's sanitizer chain. Returns
+   *   OK            the call already runs as a task: go on;
+   *   TASK_STARTED  the task was created and the client told; return now
+   *                 (with any status): the host runs on_call again, from the
+   *                 start, as the task, with the answers the client gave so
+   *                 far (so ask your questions before starting the task);
+   *   UNSUPPORTED   this request cannot become a task (the client did not
+   *                 declare the tasks extension, the tool is not marked, or
+   *                 the host has no task store): go on synchronously.
+   * In a task, progress and logs go nowhere, and a question (call_input_
+   * request) puts the task in input_required until the client answers it
+   * with tasks/update; the hook then runs again from the start. Only while
+   * on_call runs, on its thread. */
+  airlock_status (*call_start_task)(airlock_call* call);
 
   /* Added in ABI 1.6 and later: below this line. */
 } airlock_host_api;

@@ -27,7 +27,8 @@
 // Thrown from a tool: std::exception -> an isError result with e.what() and
 // AIRLOCK_STATUS_TOOL_ERROR; anything else -> "unknown error", TOOL_ERROR;
 // Cancelled -> AIRLOCK_STATUS_CANCELLED; StatusError -> its status;
-// InputRequired -> AIRLOCK_STATUS_INPUT_REQUIRED (see TWO PROTOCOL ERAS).
+// InputRequired -> AIRLOCK_STATUS_INPUT_REQUIRED (see TWO PROTOCOL ERAS);
+// TaskStarted -> AIRLOCK_STATUS_TASK_STARTED (see DURABLE TASKS).
 //
 // TALKING TO THE CLIENT (ABI 1.2): while it runs, a tool may report progress,
 // log to the client and ask the client (sampling, elicitation, roots):
@@ -87,6 +88,27 @@
 // A prompt (Messages) and a read (Contents) ask the same way. A plugin whose
 // tools, prompts or resources changed what they say or do tells clients with
 // plugin.host_handle().notify_list_changed(airlock::sdk::List::tools).
+//
+// DURABLE TASKS (ABI 1.5): a tool flagged AIRLOCK_TOOL_TASK_OPTIONAL (or
+// _REQUIRED) may finish as a task: the client gets a task id at once and
+// reads the result later, from any server sharing the task store. The tool
+// asks with Call::start_task(), after its questions (the answers gathered so
+// far travel into the task) and before its long work. The first time, when
+// the host can make a task of the request, start_task throws TaskStarted:
+// let it through, the host answers the client and runs the tool again FROM
+// THE START as the task, where start_task returns true. false means no task
+// here (an older host, a client that did not ask for one): go on, the same
+// code answers synchronously.
+//   plugin.tool({.name = "example.report",
+//                .flags = AIRLOCK_TOOL_TASK_OPTIONAL | AIRLOCK_TOOL_CANCELLABLE},
+//               [](const boost::json::object&, airlock::sdk::Call& call) {
+//                 call.start_task();                // throws TaskStarted the first time
+//                 for (int step = 0; step < 100; ++step) {
+//                   call.throw_if_cancelled();    // tasks/cancel reaches the tool here
+//                   work(step);
+//                 }
+//                 return airlock::sdk::Text{"done"};
+//               });
 //
 // THREADS: tools run on host worker threads (several at once when the def has
 // AIRLOCK_TOOL_REENTRANT) and sanitizers on any number of threads at once, so
@@ -151,6 +173,14 @@ class InputRequired {
  private:
   std::string key_;
 };
+
+// Thrown by Call::start_task (ABI 1.5, call_start_task in airlock.h) when the
+// host made the request a durable task: the tool returns
+// AIRLOCK_STATUS_TASK_STARTED, the host answers the client with the task and
+// runs the tool again from the start as the task. Like InputRequired it is
+// no std::exception, so that a tool's own catch (const std::exception&) lets
+// it through (a catch (...) must rethrow it).
+struct TaskStarted {};
 
 // Thrown to return exactly `status`. From a tool: TOOL_ERROR shows what() to
 // the model, any other status is an internal failure and what() is logged.
@@ -244,6 +274,12 @@ struct ToolDef {
   std::string_view input_schema{};
   std::string_view output_schema{};
   std::string_view annotations{};
+  // AIRLOCK_TOOL_* or-ed: REENTRANT (several calls at once), CANCELLABLE
+  // (polls Call::is_cancelled), and since ABI 1.5 TASK_OPTIONAL (may finish
+  // as a durable task through Call::start_task; execution.taskSupport
+  // "optional") or TASK_REQUIRED (only as a task: a 2026-07-28 request
+  // without the tasks extension gets -32021; "required"). Passed to the host
+  // as they are; an older host ignores bits it does not know.
   std::uint32_t flags = 0;
   // ABI 1.5: the client capabilities the tool cannot work without, e.g.
   // {{"sampling", boost::json::object{}}}; empty means none. A 2026-07-28
@@ -518,6 +554,30 @@ class Call : public detail::AsksClient<Call> {
   using AsksClient::elicit;
   using AsksClient::list_roots;
   using AsksClient::sample;
+  // ABI 1.5: asks to finish this call as a durable task (call_start_task in
+  // airlock.h; the tool needs AIRLOCK_TOOL_TASK_OPTIONAL or _REQUIRED). Only
+  // on the tool's thread. Ask every question before it: the answers given so
+  // far go into the task; a question after it parks the task in
+  // input_required until the client answers through tasks/update.
+  //   true   the call runs as a task now: go on (progress and client logs go
+  //          nowhere in a task);
+  //   false  no task for this request (a client that did not ask for one,
+  //          an untagged tool, a host without a task store, or a host older
+  //          than ABI 1.5): go on synchronously;
+  //   throws TaskStarted when the host just made the task: the tool returns
+  //          at once and runs again from the start as the task; StatusError
+  //          for any other status of the host.
+  bool start_task() const {
+    const auto fn = offered(&airlock_host_api::call_start_task, offsetof(airlock_host_api, call_start_task));
+    if (fn == nullptr) return false;
+    switch (const airlock_status status = fn(call_)) {
+      case AIRLOCK_STATUS_OK: return true;
+      case AIRLOCK_STATUS_UNSUPPORTED: return false;
+      case AIRLOCK_STATUS_TASK_STARTED: throw TaskStarted{};
+      default: throw StatusError(status, "call_start_task failed with status " + std::to_string(status));
+    }
+  }
+
   // ABI 1.4: an HTTP(S) request through the host's egress layer, blocking.
   // Never throws for the outcome (a denial is a status): look at the status.
   FetchResponse fetch(const FetchRequest& request) const {
@@ -637,8 +697,10 @@ class Call : public detail::AsksClient<Call> {
 
 // What a barrier caught, for its handler.
 struct Caught {
-  enum class Kind { cancelled, input_required, status_error, std_exception, unknown } kind;
-  airlock_status status; // StatusError's status; INPUT_REQUIRED for InputRequired; INTERNAL otherwise
+  enum class Kind { cancelled, input_required, task_started, status_error, std_exception, unknown } kind;
+  // StatusError's status; INPUT_REQUIRED for InputRequired; TASK_STARTED for
+  // TaskStarted; CANCELLED for Cancelled; INTERNAL otherwise.
+  airlock_status status;
   const char* what;      // may hold plugin data: handlers decide whether to show it
 };
 
@@ -656,6 +718,9 @@ airlock_status barrier(Body&& body, Handler&& handler) noexcept {
   } catch (const InputRequired&) {
     return handler(Caught{Caught::Kind::input_required, AIRLOCK_STATUS_INPUT_REQUIRED,
                           "a question to the client is not answered yet (InputRequired)"});
+  } catch (const TaskStarted&) {
+    return handler(Caught{Caught::Kind::task_started, AIRLOCK_STATUS_TASK_STARTED,
+                          "the call became a durable task and runs again as the task (TaskStarted)"});
   } catch (const StatusError& e) {
     return handler(Caught{Caught::Kind::status_error, e.status(), e.what()});
   } catch (const std::exception& e) {
@@ -725,6 +790,8 @@ inline airlock_status on_call(void* tool_data, airlock_call* raw, airlock_str ar
         if (c.kind == Caught::Kind::cancelled) return AIRLOCK_STATUS_CANCELLED;
         // The host drops whatever the tool set and asks the client instead.
         if (c.kind == Caught::Kind::input_required) return AIRLOCK_STATUS_INPUT_REQUIRED;
+        // The host answers the client with the task and runs the tool again.
+        if (c.kind == Caught::Kind::task_started) return AIRLOCK_STATUS_TASK_STARTED;
         if (c.kind == Caught::Kind::status_error && c.status != AIRLOCK_STATUS_TOOL_ERROR) {
           log_noexcept(s, AIRLOCK_LOG_WARN, {tool->name, ": ", c.what});
           return failure(c.status);
@@ -1027,7 +1094,9 @@ inline airlock_status content_failed(const PluginState& s, const std::string& na
       (c.status == AIRLOCK_STATUS_NOT_FOUND || c.status == AIRLOCK_STATUS_INVALID_ARGUMENT))
     return c.status;
   log_noexcept(s, AIRLOCK_LOG_WARN, {name, ": ", c.what});
-  return failure(c.kind == Caught::Kind::input_required ? AIRLOCK_STATUS_INTERNAL : c.status);
+  // Only a tool can become a task: a TaskStarted here was thrown by hand.
+  const bool tool_only = c.kind == Caught::Kind::input_required || c.kind == Caught::Kind::task_started;
+  return failure(tool_only ? AIRLOCK_STATUS_INTERNAL : c.status);
 }
 
 inline airlock_status on_read(void* data, const airlock_request_context* context, airlock_str uri,

@@ -1,0 +1,224 @@
+// Durable tasks from outside (issue 10): the real binary, the conformance
+// pack's task tools, a real store. A completed task's stored result is the
+// tool's, unsanitized, and every read passes the reading server's chain with
+// the reader's context: change the chain between two reads and the reader
+// sees the difference while the stored row stays as it was. A task is its
+// creator's alone; a server killed mid-task leaves the task failed, never
+// working forever; _meta of the creating request is kept whole.
+//
+// The store is SQLite by default; with AIRLOCK_TEST_POSTGRES_URI set (by
+// run_tasks_test.sh, which starts a throwaway PostgreSQL) the same tests run
+// against it, and the two-node test puts nginx in front of two servers.
+#include "http_integration.hpp"
+
+#include "tasks/task_store.hpp"
+
+#include <openssl/sha.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+namespace airlock::test {
+namespace {
+
+using testing::HasSubstr;
+namespace json = boost::json;
+using host::TaskStatus;
+
+constexpr std::string_view kAliceToken = "alice-token-0123456789abcdef";
+constexpr std::string_view kBobToken = "bob-token-fedcba9876543210";
+
+std::string sha256_hex(std::string_view text) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (const unsigned char byte : digest) {
+    hex.push_back(kHex[byte >> 4]);
+    hex.push_back(kHex[byte & 15]);
+  }
+  return hex;
+}
+
+std::string postgres_uri() {
+  const char* uri = std::getenv("AIRLOCK_TEST_POSTGRES_URI");
+  return uri ? uri : "";
+}
+
+json::object task_caps() {
+  return json::object{{"elicitation", json::object{}},
+                      {"extensions", {{"io.modelcontextprotocol/tasks", json::object{}}}}};
+}
+
+// One server: the conformance pack's tools, two identities, and the chain
+// for slow_compute given (empty: none).
+std::string node_config(const std::string& store, std::string_view chain_steps, std::string_view node_id = "") {
+  std::string toml = "[server]\nname = \"tasks-node\"\nworkers = 4\n\n[plugins]\n" +
+                     toml_dirs({kPluginDir, kPluginDir / "conformance-pack"}) + "\non_error = \"fail\"\n\n" +
+                     "[transport.http]\naccess_log = false\n\n" +
+                     "[[transport.http.tokens]]\nidentity = \"alice\"\nsha256 = \"" + sha256_hex(kAliceToken) +
+                     "\"\n\n[[transport.http.tokens]]\nidentity = \"bob\"\nsha256 = \"" + sha256_hex(kBobToken) +
+                     "\"\n\n";
+  if (chain_steps.empty()) {
+    toml += "[tools.\"slow_compute\"]\nchain = \"none\"\n\n";
+  } else {
+    toml += "[chains.reader]\nsteps = [" + std::string(chain_steps) + "]\n\n[tools.\"slow_compute\"]\nchain = \"reader\"\n\n";
+  }
+  toml += "[tasks]\nstore = " + toml_string(store) + "\npoll_interval_ms = 100\n";
+  if (!node_id.empty()) toml += "node_id = " + toml_string(std::string(node_id)) + "\n";
+  return toml;
+}
+
+// A stand-alone 2026-07-28 request as `token`'s holder.
+McpReply modern(std::uint16_t port, std::string_view token, std::string_view method, json::object params,
+                json::object meta_extra = {}) {
+  McpHttpClient client(port);
+  client.set_bearer(std::string(token));
+  json::object meta{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                    {"io.modelcontextprotocol/clientCapabilities", task_caps()}};
+  for (auto& [k, v] : meta_extra) meta[k] = v;
+  params["_meta"] = std::move(meta);
+  client.set_protocol_header("2026-07-28");
+  client.set_header("Mcp-Method", std::string(method));
+  if (const auto* name = params.if_contains("name")) client.set_header("Mcp-Name", std::string(name->as_string()));
+  if (const auto* id = params.if_contains("taskId")) client.set_header("Mcp-Name", std::string(id->as_string()));
+  return client.send(rpc_request(client.next_id(), method, std::move(params)), 10s);
+}
+
+McpReply get_task(std::uint16_t port, std::string_view token, const std::string& id) {
+  return modern(port, token, "tasks/get", {{"taskId", id}});
+}
+
+// Polls tasks/get until the task is terminal (or 15 s pass).
+McpReply wait_terminal(std::uint16_t port, std::string_view token, const std::string& id) {
+  McpReply reply;
+  for (int i = 0; i < 150; ++i) {
+    reply = get_task(port, token, id);
+    const std::string status = string_at(reply.response, "/result/status");
+    if (status == "completed" || status == "failed" || status == "cancelled") return reply;
+    std::this_thread::sleep_for(100ms);
+  }
+  ADD_FAILURE() << "task " << id << " did not end: " << reply.describe();
+  return reply;
+}
+
+class Tasks : public testing::Test {
+ protected:
+  void SetUp() override {
+    store_ = postgres_uri().empty() ? (dir_.dir() / "tasks.db").string() : postgres_uri();
+  }
+  std::string store_;
+  TempConfig dir_{""};
+};
+
+TEST_F(Tasks, EveryReadPassesTheReadersChainAndTheStoredResultNeverChanges) {
+  const std::string label = "<b>bold</b> label";
+  std::string id;
+  {
+    HttpServerUnderTest plain(node_config(store_, ""));
+    ASSERT_TRUE(plain.server.ready()) << plain.server.stderr_text();
+    const McpReply created = modern(plain.port(), kAliceToken, "tools/call",
+                                    {{"name", "slow_compute"}, {"arguments", {{"seconds", 1}, {"label", label}}}},
+                                    {{"acme/trace", "kept-whole"}});
+    ASSERT_EQ("task", string_at(created.response, "/result/resultType")) << created.describe();
+    id = string_at(created.response, "/result/taskId");
+    EXPECT_EQ(64u, id.size()) << "256 random bits, in hex";
+    const McpReply done = wait_terminal(plain.port(), kAliceToken, id);
+    ASSERT_EQ("completed", string_at(done.response, "/result/status")) << done.describe();
+    EXPECT_THAT(string_at(done.response, "/result/result/content/0/text"), HasSubstr("<b>bold</b>"))
+        << "no chain on this server: the tool's own text";
+  }
+  // Another server on the same store, whose chain escapes markup.
+  HttpServerUnderTest escaping(node_config(store_, "\"airlock.escape-markup\""));
+  ASSERT_TRUE(escaping.server.ready()) << escaping.server.stderr_text();
+  const McpReply reread = get_task(escaping.port(), kAliceToken, id);
+  ASSERT_EQ("completed", string_at(reread.response, "/result/status")) << reread.describe();
+  const std::string seen = string_at(reread.response, "/result/result/content/0/text");
+  EXPECT_THAT(seen, testing::Not(HasSubstr("<b>"))) << "read through this server's chain: " << seen;
+  EXPECT_THAT(seen, HasSubstr("bold"));
+
+  // The row: the tool's result as it left the tool, and the _meta whole.
+  auto store = host::open_task_store(store_);
+  ASSERT_TRUE(store) << store.error().message;
+  auto row = (*store)->get(id, "identity:alice");
+  ASSERT_TRUE(row && *row) << (row ? "no row" : row.error().message);
+  EXPECT_THAT((*row)->result, HasSubstr("<b>bold</b>")) << "the stored result is never sanitized in place";
+  EXPECT_THAT((*row)->meta, HasSubstr("\"acme/trace\":\"kept-whole\""));
+  EXPECT_EQ("slow_compute", (*row)->tool);
+  EXPECT_THAT((*row)->arguments, HasSubstr("bold"));
+}
+
+TEST_F(Tasks, ATaskIsItsCreatorsAloneAndAnUnknownIdReadsTheSame) {
+  HttpServerUnderTest node(node_config(store_, ""));
+  ASSERT_TRUE(node.server.ready()) << node.server.stderr_text();
+  const McpReply created = modern(node.port(), kAliceToken, "tools/call",
+                                  {{"name", "slow_compute"}, {"arguments", {{"seconds", 1}, {"label", "mine"}}}});
+  const std::string id = string_at(created.response, "/result/taskId");
+  ASSERT_FALSE(id.empty()) << created.describe();
+
+  const McpReply theirs = get_task(node.port(), kBobToken, id);
+  const McpReply nobodys = get_task(node.port(), kBobToken, std::string(64, 'a'));
+  EXPECT_EQ(-32602, int_at(theirs.response, "/error/code")) << theirs.describe();
+  EXPECT_EQ(int_at(nobodys.response, "/error/code"), int_at(theirs.response, "/error/code"));
+  // The same message but for the id: nothing tells the two apart.
+  std::string a = string_at(theirs.response, "/error/message"), b = string_at(nobodys.response, "/error/message");
+  EXPECT_EQ(a.substr(0, a.find(id)), b.substr(0, b.find(std::string(64, 'a'))));
+  const McpReply cancel = modern(node.port(), kBobToken, "tasks/cancel", {{"taskId", id}});
+  EXPECT_EQ(-32602, int_at(cancel.response, "/error/code")) << "bob cannot cancel it: " << cancel.describe();
+  EXPECT_EQ("completed", string_at(wait_terminal(node.port(), kAliceToken, id).response, "/result/status"));
+}
+
+TEST_F(Tasks, AServerKilledMidTaskLeavesItFailedForItsOwner) {
+  std::string id;
+  {
+    HttpServerUnderTest doomed(node_config(store_, "", "node-doomed"));
+    ASSERT_TRUE(doomed.server.ready()) << doomed.server.stderr_text();
+    const McpReply created = modern(doomed.port(), kAliceToken, "tools/call",
+                                    {{"name", "slow_compute"}, {"arguments", {{"seconds", 60}, {"label", "long"}}}});
+    id = string_at(created.response, "/result/taskId");
+    ASSERT_FALSE(id.empty()) << created.describe();
+    EXPECT_EQ("working", string_at(get_task(doomed.port(), kAliceToken, id).response, "/result/status"));
+    doomed.server.process().kill();  // SIGKILL: no chance to write anything
+  }
+  // Another server notices the silence (no heartbeat for 10 s).
+  HttpServerUnderTest survivor(node_config(store_, "", "node-survivor"));
+  ASSERT_TRUE(survivor.server.ready()) << survivor.server.stderr_text();
+  McpReply after;
+  for (int i = 0; i < 250; ++i) {
+    after = get_task(survivor.port(), kAliceToken, id);
+    if (string_at(after.response, "/result/status") != "working") break;
+    std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_EQ("failed", string_at(after.response, "/result/status")) << after.describe();
+  EXPECT_EQ(-32603, int_at(after.response, "/result/error/code")) << after.describe();
+  EXPECT_EQ(nullptr, find(after.response, "/result/result")) << "never a half-written result";
+}
+
+TEST_F(Tasks, AStoreThatDoesNotAnswerFailsTaskCallsAndEverythingElseIsServed) {
+  // A closed port on loopback: PostgreSQL that is not there.
+  HttpServerUnderTest node(node_config("postgresql://airlock:secret-password@127.0.0.1:9/airlock", ""));
+  ASSERT_TRUE(node.server.ready()) << node.server.stderr_text();
+  const McpReply task = modern(node.port(), kAliceToken, "tools/call",
+                               {{"name", "slow_compute"}, {"arguments", {{"seconds", 1}, {"label", "x"}}}});
+  EXPECT_EQ(-32603, int_at(task.response, "/error/code")) << task.describe();
+  EXPECT_THAT(string_at(task.response, "/error/message"), HasSubstr("127.0.0.1"));
+  EXPECT_THAT(task.http.body, testing::Not(HasSubstr("secret-password")));
+  const McpReply greet = modern(node.port(), kAliceToken, "tools/call",
+                                {{"name", "greet"}, {"arguments", {{"name", "still here"}}}});
+  EXPECT_EQ("Hello, still here!", string_at(greet.response, "/result/content/0/text")) << greet.describe();
+  EXPECT_THAT(node.server.stderr_text(), testing::Not(HasSubstr("secret-password")));
+}
+
+TEST(TasksStore, ACorruptSqliteFileIsReportedAtStartNamingTheFile) {
+  TempConfig dir("");
+  const auto file = dir.dir() / "broken.db";
+  std::ofstream(file) << "this is not a database, just text long enough to be read as a header............";
+  TempConfig config(node_config(file.string(), ""));
+  const RunResult run = airlock::test::run(serve_argv(config.path()), 10s);
+  EXPECT_EQ(1, run.exit_code.value_or(-1)) << run.err;
+  EXPECT_THAT(run.err, HasSubstr(file.string()));
+}
+
+}  // namespace
+}  // namespace airlock::test
