@@ -407,9 +407,10 @@ double seconds_arg(const object& args) {
 }
 
 // The fixtures of the tasks-* scenarios of conformance 0.2.0-alpha.12, under
-// the names and arguments the suite calls. Each one also serves a client
-// that cannot have a task (a 2025-11-25 session that did not ask for one, a
-// 2026-07-28 request without the extension): start_task() is false there
+// the names and arguments the suite calls. Where the host lets a call run
+// without a task (a 2025-11-25 session that did not ask for one; a 2026-07-28
+// request without the extension, for all but the task-only failing_job and
+// test_tool_with_task, which it refuses with -32021), start_task() is false
 // and the same code answers synchronously.
 void register_task_tools(airlock::sdk::Plugin& plugin) {
   // Never a task: a legacy `task` parameter on its call changes nothing.

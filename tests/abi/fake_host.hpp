@@ -3,6 +3,8 @@
 // handles of airlock.h are defined here as those records. Single-threaded.
 #pragma once
 
+#include <algorithm>
+#include <cstring>
 #include <airlock/airlock.h>
 
 #include <cstddef>
@@ -87,7 +89,11 @@ inline const airlock_host_api kFakeHost = [] {
   h.get_config = [](airlock_plugin_ctx* ctx) { return airlock_str{ctx->config.data(), ctx->config.size()}; };
   h.register_tool = [](airlock_plugin_ctx* ctx, const airlock_tool_def* def) -> airlock_status {
     if (text_of(def->name).starts_with("reject.")) return AIRLOCK_STATUS_INVALID_ARGUMENT;
-    ctx->tools[text_of(def->name)] = *def;
+    // As the host does: only the bytes the plugin compiled (an older plugin's
+    // def is shorter); the rest stays zero.
+    airlock_tool_def copy{};
+    std::memcpy(&copy, def, std::min<std::size_t>(def->struct_size, sizeof copy));
+    ctx->tools[text_of(def->name)] = copy;
     return AIRLOCK_STATUS_OK;
   };
   h.register_sanitizer = [](airlock_plugin_ctx* ctx, const airlock_sanitizer_def* def) -> airlock_status {

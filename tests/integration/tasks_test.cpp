@@ -15,7 +15,13 @@
 
 #include <openssl/sha.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <cstdlib>
+#include <map>
 #include <fstream>
 #include <thread>
 
@@ -53,8 +59,9 @@ json::object task_caps() {
 
 // One server: the conformance pack's tools, two identities, and the chain
 // for slow_compute given (empty: none).
-std::string node_config(const std::string& store, std::string_view chain_steps, std::string_view node_id = "") {
-  std::string toml = "[server]\nname = \"tasks-node\"\nworkers = 4\n\n[plugins]\n" +
+std::string node_config(const std::string& store, std::string_view chain_steps, std::string_view node_id = "",
+                        std::string_view name = "tasks-node") {
+  std::string toml = "[server]\nname = \"" + std::string(name) + "\"\nworkers = 4\n\n[plugins]\n" +
                      toml_dirs({kPluginDir, kPluginDir / "conformance-pack"}) + "\non_error = \"fail\"\n\n" +
                      "[transport.http]\naccess_log = false\n\n" +
                      "[[transport.http.tokens]]\nidentity = \"alice\"\nsha256 = \"" + sha256_hex(kAliceToken) +
@@ -208,6 +215,101 @@ TEST_F(Tasks, AStoreThatDoesNotAnswerFailsTaskCallsAndEverythingElseIsServed) {
                                 {{"name", "greet"}, {"arguments", {{"name", "still here"}}}});
   EXPECT_EQ("Hello, still here!", string_at(greet.response, "/result/content/0/text")) << greet.describe();
   EXPECT_THAT(node.server.stderr_text(), testing::Not(HasSubstr("secret-password")));
+}
+
+TEST_F(Tasks, A2025SessionAsksForATaskAndReadsItsResultWhenItEnds) {
+  HttpServerUnderTest node(node_config(store_, "\"airlock.escape-markup\""));
+  ASSERT_TRUE(node.server.ready()) << node.server.stderr_text();
+  McpHttpClient client(node.port());
+  client.set_bearer(std::string(kAliceToken));
+  const McpReply init = client.initialize("2025-11-25");
+  ASSERT_EQ(200, init.http.status) << init.describe();
+  EXPECT_NE(nullptr, find(init.response, "/result/capabilities/tasks/requests/tools/call")) << init.describe();
+
+  const McpReply created = client.call(
+      "tools/call", json::object{{"name", "slow_compute"},
+                                 {"arguments", {{"seconds", 1}, {"label", "<i>legacy</i>"}}},
+                                 {"task", {{"ttl", 60000}}}});
+  const std::string id = string_at(created.response, "/result/task/taskId");
+  ASSERT_EQ(64u, id.size()) << created.describe();
+  EXPECT_EQ("working", string_at(created.response, "/result/task/status"));
+  EXPECT_EQ(60000, int_at(created.response, "/result/task/ttl"));
+
+  const McpReply got = client.call("tasks/get", json::object{{"taskId", id}});
+  EXPECT_EQ(id, string_at(got.response, "/result/taskId")) << got.describe();
+  // tasks/result waits for the end, and passes the chain like any result.
+  const McpReply result = client.call("tasks/result", json::object{{"taskId", id}}, 10s);
+  const std::string text = string_at(result.response, "/result/content/0/text");
+  EXPECT_THAT(text, HasSubstr("legacy")) << result.describe();
+  EXPECT_THAT(text, testing::Not(HasSubstr("<i>"))) << "escaped by the chain: " << text;
+  EXPECT_EQ(id, string_at(result.response, "/result/_meta/io.modelcontextprotocol~1related-task/taskId"));
+
+  const McpReply listed = client.call("tasks/list", json::object{});
+  bool seen = false;
+  if (const auto* tasks = find(listed.response, "/result/tasks"))
+    for (const auto& t : tasks->as_array()) seen = seen || t.at("taskId").as_string() == id;
+  EXPECT_TRUE(seen) << listed.describe();
+  const McpReply cancel = client.call("tasks/cancel", json::object{{"taskId", id}});
+  EXPECT_EQ(-32602, int_at(cancel.response, "/error/code")) << "a completed task cannot be cancelled: "
+                                                           << cancel.describe();
+}
+
+// Two servers behind nginx (round robin), one PostgreSQL: each read of one
+// task is answered by whichever node nginx picks, through that node's chain.
+TEST_F(Tasks, TwoNodesBehindNginxEachReadThroughItsOwnChain) {
+  if (postgres_uri().empty()) GTEST_SKIP() << "needs PostgreSQL: run by integration_tasks_postgres_test";
+  const std::filesystem::path nginx = "/usr/sbin/nginx";
+  ASSERT_TRUE(std::filesystem::exists(nginx)) << "nginx is missing (packaging/install-deps.sh installs nginx-light)";
+  HttpServerUnderTest a(node_config(store_, "", "node-a", "node-a"));
+  HttpServerUnderTest b(node_config(store_, "\"airlock.escape-markup\"", "node-b", "node-b"));
+  ASSERT_TRUE(a.server.ready() && b.server.ready()) << a.server.stderr_text() << b.server.stderr_text();
+
+  // A free port for nginx: bound, read back, released.
+  std::uint16_t front = 0;
+  {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(0, ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr));
+    socklen_t len = sizeof addr;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    front = ntohs(addr.sin_port);
+    ::close(fd);
+  }
+  TempConfig prefix("", "unused.toml");
+  std::filesystem::create_directories(prefix.dir() / "logs");
+  std::ofstream(prefix.dir() / "nginx.conf")
+      << "daemon off;\npid " << (prefix.dir() / "nginx.pid").string() << ";\nerror_log stderr;\n"
+      << "events { worker_connections 64; }\nhttp {\n  access_log off;\n"
+      << "  client_body_temp_path " << prefix.dir().string() << ";\n  proxy_temp_path " << prefix.dir().string()
+      << ";\n  upstream airlock { server 127.0.0.1:" << a.port() << "; server 127.0.0.1:" << b.port() << "; }\n"
+      << "  server {\n    listen 127.0.0.1:" << front << ";\n    location / {\n"
+      << "      proxy_pass http://airlock;\n      proxy_http_version 1.1;\n      proxy_set_header Host $host;\n"
+      << "      proxy_buffering off;\n    }\n  }\n}\n";
+  Subprocess proxy({nginx.string(), "-p", prefix.dir().string(), "-c", (prefix.dir() / "nginx.conf").string()});
+  bool up = false;
+  for (int i = 0; i < 50 && !up; ++i) {
+    std::this_thread::sleep_for(100ms);
+    up = http_get(front, "/healthz").status == 200;
+  }
+  ASSERT_TRUE(up) << proxy.stderr_text();
+
+  const McpReply created = modern(front, kAliceToken, "tools/call",
+                                  {{"name", "slow_compute"}, {"arguments", {{"seconds", 1}, {"label", "<b>x</b>"}}}});
+  const std::string id = string_at(created.response, "/result/taskId");
+  ASSERT_FALSE(id.empty()) << created.describe();
+  wait_terminal(front, kAliceToken, id);
+  std::map<std::string, std::string> seen;  // reading node -> text it served
+  for (int i = 0; i < 4; ++i) {
+    const McpReply read = get_task(front, kAliceToken, id);
+    seen[string_at(read.response, "/result/_meta/io.modelcontextprotocol~1serverInfo/name")] =
+        string_at(read.response, "/result/result/content/0/text");
+  }
+  ASSERT_EQ(2u, seen.size()) << "round robin reaches both nodes";
+  EXPECT_THAT(seen["node-a"], HasSubstr("<b>x</b>")) << "node a has no chain for the tool";
+  EXPECT_THAT(seen["node-b"], testing::Not(HasSubstr("<b>"))) << "node b escapes markup: " << seen["node-b"];
+  proxy.kill();
 }
 
 TEST(TasksStore, ACorruptSqliteFileIsReportedAtStartNamingTheFile) {

@@ -158,6 +158,7 @@ void Connection::on_read(boost::system::error_code ec) {
   rpc_method_.clear();
   identity_.clear();
   session_tag_.clear();
+  bytes_out_ = 0;
   keep_alive_ = false;
   if (timed_out_)
     return respond_error(408, jsonrpc::kInvalidRequest,
@@ -391,7 +392,8 @@ void Connection::handle_modern_post(Request& request, jsonrpc::Message& message,
   const auto stream = exchange->open_request_stream(key, json && !listen);
   session_ = exchange;
   stream_ = *stream;
-  exchange->attach(stream_, shared_from_this(), 0, cursor_, false);
+  // Its events start at 1: there is no priming event to resume from.
+  exchange->attach(stream_, shared_from_this(), 1, cursor_, false);
   exchange->mcp().handle_modern(message, std::move(std::get<RequestScope>(admitted)));
   if (json && !listen) {
     state_ = State::waiting_json;
