@@ -157,10 +157,10 @@ std::variant<RequestScope, Rejection> admit_modern(const ServerState& server, co
     // An unknown tool is the method's own error (-32602), answered later.
     if (route) {
       if (headers && !route->tool->header_params.empty()) {
-        static const boost::json::value kNoArguments = boost::json::object{};
+        // Absent arguments read as null: every annotated argument absent.
         const auto* arguments = m.params.get_object().if_contains("arguments");
         if (auto wrong = check_param_headers(*headers, route->tool->header_params,
-                                             arguments && !arguments->is_null() ? *arguments : kNoArguments))
+                                             arguments ? *arguments : boost::json::value()))
           return reject(400, kHeaderMismatch, *wrong);
       }
       if (route->tool->task_required() && !declares_tasks_extension(capabilities->get_object()))

@@ -10,6 +10,7 @@
 #include <boost/json.hpp>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <openssl/sha.h>
 
 #include <filesystem>
 #include <memory>
@@ -60,6 +61,20 @@ struct HttpServerUnderTest {
   HttpServerUnderTest name(toml);                                                                       \
   ASSERT_TRUE(name.server.ready()) << "airlock did not log \"listening on http://...\"; stderr:\n" \
                                    << name.server.stderr_text()
+
+// The hex SHA-256 of `text`, as `sha256sum` prints it: what a
+// [[transport.http.tokens]] sha256 holds.
+inline std::string sha256_hex(std::string_view text) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (const unsigned char byte : digest) {
+    hex.push_back(kHex[byte >> 4]);
+    hex.push_back(kHex[byte & 15]);
+  }
+  return hex;
+}
 
 // A GET of `target` on a fresh connection.
 inline HttpResponse http_get(std::uint16_t port, std::string target, HttpHeaders headers = {}) {

@@ -3,7 +3,6 @@
 // the server must still serve everyone else.
 #include "http_integration.hpp"
 
-#include <openssl/sha.h>
 
 #include <charconv>
 #include <future>
@@ -101,17 +100,6 @@ TEST(HttpLimits, RequestsPastTheRateGet429WithRetryAfter) {
   EXPECT_EQ(200, client.call("ping").http.status);
 }
 
-std::string sha256_hex(std::string_view text) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (const unsigned char byte : digest) {
-    hex.push_back(kHex[byte >> 4]);
-    hex.push_back(kHex[byte & 15]);
-  }
-  return hex;
-}
 
 TEST(HttpLimits, TheRateIsCountedPerIdentity) {
   AIRLOCK_START_HTTP(s, http_config("rate_limit = 1\nrate_burst = 2\n",

@@ -3,7 +3,6 @@
 // and the refusal to serve a non-loopback address without authentication.
 #include "http_integration.hpp"
 
-#include <openssl/sha.h>
 
 #include <fstream>
 
@@ -15,18 +14,6 @@ using testing::Not;
 using testing::StartsWith;
 namespace json = boost::json;
 
-// The hex SHA-256 of `text`, as `sha256sum` prints it.
-std::string sha256_hex(std::string_view text) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (const unsigned char byte : digest) {
-    hex.push_back(kHex[byte >> 4]);
-    hex.push_back(kHex[byte & 15]);
-  }
-  return hex;
-}
 
 // ---------------------------------------------------------------------------
 // Host and Origin

@@ -13,7 +13,6 @@
 
 #include "tasks/task_store.hpp"
 
-#include <openssl/sha.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -35,17 +34,6 @@ using host::TaskStatus;
 constexpr std::string_view kAliceToken = "alice-token-0123456789abcdef";
 constexpr std::string_view kBobToken = "bob-token-fedcba9876543210";
 
-std::string sha256_hex(std::string_view text) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (const unsigned char byte : digest) {
-    hex.push_back(kHex[byte >> 4]);
-    hex.push_back(kHex[byte & 15]);
-  }
-  return hex;
-}
 
 std::string postgres_uri() {
   const char* uri = std::getenv("AIRLOCK_TEST_POSTGRES_URI");
