@@ -35,6 +35,12 @@ int list_command(const std::filesystem::path& config_file) {
     const auto& ctx = plugin->ctx();
     fmt::print("  {}  {} {}  {}\n", plugin->file().string(), ctx.name, ctx.version.empty() ? "-" : ctx.version,
                abi_text(plugin->abi_version()));
+    if (const IsolatedPlugin* worker = plugin->isolated())
+      fmt::print("    isolation: process ({}; memory {} MiB, {} calls at once){}\n", worker->confinement(),
+                 worker->settings().memory_mb, worker->settings().max_workers,
+                 worker->fully_confined() ? "" : "; some layers unavailable on this kernel");
+    else
+      fmt::print("    isolation: in-process ({})\n", plugin->isolation());
     if (const PackOrigin* pack = plugin->pack())
       fmt::print("    pack: {} {} from {}, {}\n", pack->name, pack->version, pack->vendor,
                  pack->signer == "unsigned" ? "unsigned" : "signed by " + pack->signer);

@@ -54,6 +54,8 @@ constexpr std::array<Choice<std::string_view>, 6> kLogLevels{{{"trace", "trace"}
 constexpr std::array<Choice<Mirror>, 2> kMirrors{{{"text", Mirror::text}, {"none", Mirror::none}}};
 constexpr std::array<Choice<OnPluginError>, 2> kOnPluginError{
     {{"fail", OnPluginError::fail}, {"skip", OnPluginError::skip}}};
+constexpr std::array<Choice<IsolationMode>, 2> kIsolationMode{
+    {{"process", IsolationMode::process}, {"in-process", IsolationMode::in_process}}};
 constexpr std::array<Choice<OnDefinitionChange>, 2> kOnDefinitionChange{
     {{"refuse", OnDefinitionChange::refuse}, {"warn", OnDefinitionChange::warn}}};
 constexpr std::array<Choice<HttpResponseMode>, 2> kResponseModes{
@@ -297,6 +299,8 @@ class ConfigReader {
         if (const auto* table = table_value(node, name)) read_transport(*table);
       } else if (name == "plugins") {
         if (const auto* table = table_value(node, name)) read_plugins(*table);
+      } else if (name == "isolation") {
+        if (const auto* table = table_value(node, name)) read_isolation(*table);
       } else if (name == "egress") {
         if (const auto* table = table_value(node, name)) read_egress(*table);
       } else if (name == "trust") {
@@ -622,6 +626,39 @@ class ConfigReader {
         if (auto value = bool_value(node, path)) plugins.require_check = *value;
       } else {
         report_unknown_key(key, "plugins");
+      }
+    }
+  }
+
+  // [isolation]. An in_process entry is a directory when it holds a '/',
+  // else the name of a pack.
+  void read_isolation(const toml::table& table) {
+    auto& isolation = config_.isolation;
+    for (const auto& [key, node] : table) {
+      const std::string name(key.str());
+      const std::string path = "isolation." + key_text(name);
+      if (name == "mode") {
+        if (auto value = choice_value(node, path, kIsolationMode)) isolation.mode = *value;
+      } else if (name == "in_process") {
+        for (const auto& entry : string_list(node, path)) {
+          if (entry.first.find('/') != std::string::npos)
+            isolation.in_process_dirs.push_back(resolve(entry.first));
+          else
+            isolation.in_process_packs.push_back(entry.first);
+        }
+      } else if (name == "memory_mb") {
+        if (auto value = integer_value(node, path, 64, 1'048'576))
+          isolation.memory_mb = static_cast<std::uint32_t>(*value);
+      } else if (name == "max_workers") {
+        if (auto value = integer_value(node, path, 1, 256)) isolation.max_workers = static_cast<std::uint32_t>(*value);
+      } else if (name == "cancel_grace_ms") {
+        if (auto value = integer_value(node, path, 10, 600'000))
+          isolation.cancel_grace_ms = static_cast<std::uint32_t>(*value);
+      } else if (name == "max_backoff_ms") {
+        if (auto value = integer_value(node, path, 10, 3'600'000))
+          isolation.max_backoff_ms = static_cast<std::uint32_t>(*value);
+      } else {
+        report_unknown_key(key, "isolation");
       }
     }
   }

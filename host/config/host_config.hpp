@@ -121,6 +121,25 @@ struct PluginsConfig {
   bool require_check = false;
 };
 
+// How a plugin runs (host/isolation): in a confined worker process of its
+// own, or inside the server, which trusts it with everything the server has.
+enum class IsolationMode { process, in_process };
+
+// [isolation]: which plugins run in worker processes, and each worker's
+// limits. airlock's own plugin directory runs in-process unless `mode` or
+// the AIRLOCK_ISOLATION environment variable says otherwise.
+struct IsolationConfig {
+  IsolationMode mode = IsolationMode::process;  // every plugin outside airlock's own directory
+  // Directories (as in [plugins] dirs) and pack names the operator trusts to
+  // run inside the server.
+  std::vector<std::filesystem::path> in_process_dirs;
+  std::vector<std::string> in_process_packs;
+  std::uint32_t memory_mb = 1024;        // each worker's address space (RLIMIT_AS)
+  std::uint32_t max_workers = 4;         // calls one worker runs at once
+  std::uint32_t cancel_grace_ms = 1000;  // a cancelled call that keeps running past this: the worker is killed
+  std::uint32_t max_backoff_ms = 30'000; // a worker that keeps crashing waits at most this long to restart
+};
+
 // One key of [trust] keys: a minisign public key. Written inline (the
 // base64 line) or as a path to a .pub file, whose text is read at load.
 struct TrustedKey {
@@ -207,6 +226,7 @@ struct Config {
   HttpConfig http;
   EgressConfig egress;
   PluginsConfig plugins;
+  IsolationConfig isolation;
   TrustConfig trust;
   PinningConfig pinning;
   TasksConfig tasks;

@@ -4,6 +4,7 @@ namespace airlock::host {
 
 Executor::Executor(std::uint32_t workers, std::size_t capacity) : capacity_(capacity) {
   workers_.reserve(workers);
+  running_ = workers;
   for (std::uint32_t i = 0; i < workers; ++i) workers_.emplace_back([this] { work(); });
 }
 
@@ -31,7 +32,33 @@ void Executor::shutdown() {
   workers_.clear();
 }
 
+bool Executor::shutdown(std::chrono::milliseconds grace) {
+  {
+    std::unique_lock lock(mutex_);
+    stopping_ = true;
+    wake_.notify_all();
+    if (!ended_.wait_for(lock, grace, [this] { return running_ == 0; })) {
+      for (auto& worker : workers_)
+        if (worker.joinable()) worker.detach();
+      workers_.clear();
+      return false;
+    }
+  }
+  shutdown();
+  return true;
+}
+
 void Executor::work() {
+  // Counted out however the loop ends, so shutdown(grace) sees every
+  // thread that returned.
+  struct Ended {
+    Executor& pool;
+    ~Ended() {
+      std::lock_guard lock(pool.mutex_);
+      --pool.running_;
+      pool.ended_.notify_all();
+    }
+  } ended{*this};
   for (;;) {
     std::function<void()> job;
     {

@@ -3,6 +3,7 @@
 // instead of unbounded memory.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -28,6 +29,11 @@ class Executor {
 
   // Stops taking jobs, runs those already queued, joins. Idempotent.
   void shutdown();
+  // The same, waiting at most `grace` for the jobs to end. False when a job
+  // was still running then (an in-process plugin that never returns): its
+  // thread is abandoned, and the caller must leave the process with _exit,
+  // since the plugin's code is still in use.
+  bool shutdown(std::chrono::milliseconds grace);
 
  private:
   void work();
@@ -37,6 +43,8 @@ class Executor {
   std::condition_variable wake_;
   std::deque<std::function<void()>> queue_;
   bool stopping_ = false;
+  std::size_t running_ = 0;  // worker threads that have not returned; guarded by mutex_
+  std::condition_variable ended_;
   std::vector<std::thread> workers_;
 };
 

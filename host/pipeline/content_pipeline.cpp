@@ -71,13 +71,11 @@ bool sanitize(ContentKind kind, std::string_view subject, const ContentRoute& ro
   const std::vector<const Sanitizer*> steps = text_steps(*route.chain);
   if (steps.empty()) return true;
   const auto start = std::chrono::steady_clock::now();
-  for (boost::json::string* text : model_texts(kind, result)) {
-    if (auto failure = run_text_steps(steps, *text)) {
-      spdlog::error("{} '{}': sanitizer '{}' (chain '{}') {}; {} withheld", noun(kind), subject, failure->sanitizer,
-                    route.chain->name(), failure->reason, noun(kind));
-      if (context.metrics) context.metrics->sanitizer_failure(failure->sanitizer);
-      return false;
-    }
+  if (auto failure = run_text_steps_on(steps, model_texts(kind, result))) {
+    spdlog::error("{} '{}': sanitizer '{}' (chain '{}') {}; {} withheld", noun(kind), subject, failure->sanitizer,
+                  route.chain->name(), failure->reason, noun(kind));
+    if (context.metrics) context.metrics->sanitizer_failure(failure->sanitizer);
+    return false;
   }
   const auto limit = route.sanitizer_timeout * static_cast<long>(steps.size());
   if (const auto elapsed = std::chrono::steady_clock::now() - start; elapsed > limit) {

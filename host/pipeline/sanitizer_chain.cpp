@@ -5,6 +5,7 @@
 // and _meta are not text for the model and are left to result sanitizers.
 #include "pipeline/sanitizer_chain.hpp"
 
+#include "isolation/isolated_plugin.hpp"
 #include "pipeline/tool_result_shape.hpp"
 #include "plugins/host_api.hpp"
 
@@ -12,6 +13,7 @@
 #include <boost/json/serialize.hpp>
 #include <fmt/format.h>
 
+#include <span>
 #include <vector>
 
 namespace airlock::host {
@@ -45,9 +47,9 @@ std::optional<ChainFailure> for_each_string(boost::json::value& root, Fn&& fn) {
   return std::nullopt;
 }
 
-std::optional<ChainFailure> run_text_segment(const std::vector<const Sanitizer*>& steps,
-                                             boost::json::object& result) {
-  auto apply = [&](boost::json::string& s) { return run_text_steps(steps, s); };
+// Calls `apply` on every string of a tool result a client shows the model.
+template <class Fn>
+std::optional<ChainFailure> for_each_text(boost::json::object& result, Fn&& apply) {
   if (auto* content = result.if_contains("content"); content && content->is_array()) {
     for (auto& block : content->get_array()) {
       auto* b = block.if_object();
@@ -65,6 +67,42 @@ std::optional<ChainFailure> run_text_segment(const std::vector<const Sanitizer*>
   if (auto* structured = result.if_contains("structuredContent"))
     return for_each_string(*structured, apply);
   return std::nullopt;
+}
+
+const IsolatedPlugin::Entry* isolated_entry(const Sanitizer* step) {
+  return IsolatedPlugin::text_step_entry(step->on_text, step->data);
+}
+
+// Steps [first, last) of one isolated plugin over every leaf, in one round
+// trip to its worker.
+std::optional<ChainFailure> run_isolated_steps(std::span<const Sanitizer* const> steps,
+                                               const std::vector<boost::json::string*>& leaves) {
+  std::vector<const IsolatedPlugin::Entry*> entries;
+  for (const Sanitizer* step : steps) entries.push_back(isolated_entry(step));
+  std::vector<std::string_view> texts;
+  texts.reserve(leaves.size());
+  for (const boost::json::string* leaf : leaves) texts.emplace_back(leaf->data(), leaf->size());
+  std::vector<std::optional<std::string>> out;
+  if (auto failure = entries.front()->plugin->sanitize_texts(entries, texts, out)) {
+    const Sanitizer* step = steps[std::min(failure->step, steps.size() - 1)];
+    if (failure->died) return ChainFailure{step->name, "stopped (its worker process ended)"};
+    if (failure->wrote_unchanged) return ChainFailure{step->name, "wrote output and returned UNCHANGED"};
+    return ChainFailure{step->name, status_reason(failure->status)};
+  }
+  for (std::size_t i = 0; i < leaves.size(); ++i)
+    if (out[i]) leaves[i]->assign(out[i]->data(), out[i]->size());
+  return std::nullopt;
+}
+
+std::optional<ChainFailure> run_text_segment(const std::vector<const Sanitizer*>& steps, bool isolated,
+                                             boost::json::object& result) {
+  if (!isolated) return for_each_text(result, [&](boost::json::string& s) { return run_text_steps(steps, s); });
+  std::vector<boost::json::string*> leaves;
+  for_each_text(result, [&](boost::json::string& s) -> std::optional<ChainFailure> {
+    leaves.push_back(&s);
+    return std::nullopt;
+  });
+  return run_text_steps_on(steps, leaves);
 }
 
 std::optional<ChainFailure> run_result_step(const Sanitizer& step, boost::json::object& result,
@@ -119,6 +157,35 @@ std::optional<ChainFailure> run_text_steps(const std::vector<const Sanitizer*>& 
   return std::nullopt;
 }
 
+std::optional<ChainFailure> run_text_steps_on(const std::vector<const Sanitizer*>& steps,
+                                              const std::vector<boost::json::string*>& leaves) {
+  // Runs of in-process steps go leaf by leaf; a run of one isolated
+  // plugin's steps goes to its worker once for every leaf together. Each
+  // step is a pure function of one string, so applying a run to all leaves
+  // before the next run starts gives what leaf-by-leaf order gives.
+  std::size_t i = 0;
+  while (i < steps.size()) {
+    const IsolatedPlugin::Entry* first = isolated_entry(steps[i]);
+    std::size_t j = i + 1;
+    while (j < steps.size()) {
+      const IsolatedPlugin::Entry* next = isolated_entry(steps[j]);
+      if (first ? !next || next->plugin != first->plugin : next != nullptr) break;
+      ++j;
+    }
+    const std::span<const Sanitizer* const> run(steps.data() + i, j - i);
+    if (first) {
+      if (!leaves.empty())
+        if (auto failure = run_isolated_steps(run, leaves)) return failure;
+    } else {
+      const std::vector<const Sanitizer*> local(run.begin(), run.end());
+      for (boost::json::string* leaf : leaves)
+        if (auto failure = run_text_steps(local, *leaf)) return failure;
+    }
+    i = j;
+  }
+  return std::nullopt;
+}
+
 SanitizerChain::SanitizerChain(std::string name, std::vector<const Sanitizer*> steps)
     : name_(std::move(name)), steps_(std::move(steps)) {
   for (const Sanitizer* step : steps_) {
@@ -126,8 +193,9 @@ SanitizerChain::SanitizerChain(std::string name, std::vector<const Sanitizer*> s
         segments_.back().kind == SanitizerKind::text) {
       segments_.back().steps.push_back(step);
     } else {
-      segments_.push_back(Segment{step->kind, {step}});
+      segments_.push_back(Segment{step->kind, {step}, false});
     }
+    if (step->kind == SanitizerKind::text && isolated_entry(step)) segments_.back().isolated = true;
   }
 }
 
@@ -135,7 +203,7 @@ std::optional<ChainFailure> SanitizerChain::run(boost::json::object& result, con
   using Clock = std::chrono::steady_clock;
   for (const auto& segment : segments_) {
     const auto start = Clock::now();
-    auto failure = segment.kind == SanitizerKind::text ? run_text_segment(segment.steps, result)
+    auto failure = segment.kind == SanitizerKind::text ? run_text_segment(segment.steps, segment.isolated, result)
                                                        : run_result_step(*segment.steps.front(), result, call);
     if (failure) return failure;
     // A step cannot be interrupted mid-call; what it can be is not trusted

@@ -50,12 +50,18 @@ class SanitizerChain {
   struct Segment {
     SanitizerKind kind;
     std::vector<const Sanitizer*> steps;
+    bool isolated;  // some step runs in a worker: its leaves go there together
   };
 
   std::string name_;
   std::vector<const Sanitizer*> steps_;
   std::vector<Segment> segments_;
 };
+
+// Calls a text sanitizer run on every string of `leaves`, as run_text_steps
+// does on each, with the steps of one isolated plugin in one round trip.
+std::optional<ChainFailure> run_text_steps_on(const std::vector<const Sanitizer*>& steps,
+                                              const std::vector<boost::json::string*>& leaves);
 
 // Calls each of a text sanitizer run on one string, in order; the string is
 // replaced only when some step changed it. Exposed for the benchmarks.

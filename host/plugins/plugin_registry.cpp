@@ -2,6 +2,7 @@
 // happens when one is bad.
 #include "plugins/plugin_registry.hpp"
 
+#include "isolation/isolation_policy.hpp"
 #include "packs/pack_verify.hpp"
 #include "packs/sealed_object.hpp"
 #include "packs/trust_keys.hpp"
@@ -126,6 +127,14 @@ Result<std::unique_ptr<PluginRegistry>> PluginRegistry::load(const Config& confi
     return {};
   };
 
+  const IsolationPolicy isolation(config);
+  if (isolation.forced())
+    spdlog::warn("AIRLOCK_ISOLATION overrides [isolation]: every plugin runs {}",
+                 *isolation.forced() == IsolationMode::process ? "in a worker process" : "in-process");
+  // One plugin's way to run: the settings for a worker, or null for
+  // in-process. The decision is kept for the log and `airlock list`.
+  auto settings_for = [&](const IsolationDecision& d) { return d.isolated ? &isolation.settings() : nullptr; };
+
   for (const auto& dir : config.plugins.dirs) {
     auto entries = plugin_entries(dir);
     if (!entries) {
@@ -142,7 +151,10 @@ Result<std::unique_ptr<PluginRegistry>> PluginRegistry::load(const Config& confi
           if (refuse(e.message)) continue;
           return e;
         }
-        if (auto ok = take(PluginLibrary::open(entry.path, config)); !ok) return ok.error();
+        const auto decision = isolation.decide(dir, "");
+        auto plugin = PluginLibrary::open(entry.path, config, settings_for(decision));
+        if (plugin) (*plugin)->set_isolation(decision.reason);
+        if (auto ok = take(std::move(plugin)); !ok) return ok.error();
         continue;
       }
       auto pack = verify_pack_dir(entry.path, *trust);
@@ -159,8 +171,10 @@ Result<std::unique_ptr<PluginRegistry>> PluginRegistry::load(const Config& confi
           if (auto ok = take(image.error()); !ok) return ok.error();
           continue;
         }
-        auto plugin = PluginLibrary::open(object.file, std::move(*image), config);
+        const auto decision = isolation.decide(dir, origin->name);
+        auto plugin = PluginLibrary::open(object.file, std::move(*image), config, settings_for(decision));
         if (plugin) {
+          (*plugin)->set_isolation(decision.reason);
           (*plugin)->set_pack(origin);
           warn_if_unlike_manifest(**plugin, object.entry);
         }
@@ -217,6 +231,11 @@ Result<void> PluginRegistry::add(std::shared_ptr<PluginLibrary> plugin) {
     sanitizers_.push_back(std::move(sanitizer));
     sanitizers_by_name_.emplace(sanitizers_.back().name, &sanitizers_.back());
   }
+  if (const IsolatedPlugin* worker = plugin->isolated())
+    spdlog::info("{}: {} runs isolated: {}{}", file, ctx.name, worker->confinement(),
+                 worker->fully_confined() ? "" : " (some layers unavailable on this kernel)");
+  else
+    spdlog::info("{}: {} runs in-process ({})", file, ctx.name, plugin->isolation());
   plugins_.push_back(std::move(plugin));
   return {};
 }

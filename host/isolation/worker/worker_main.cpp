@@ -1,0 +1,116 @@
+// airlock-worker: one third-party plugin in a process of its own.
+//
+// The server starts it with exec (a clean address space, not a fork of the
+// multi-threaded server), its socket to the server on fd 3, the verified
+// bytes of a pack's object on fd 4 when there are any, stdin and stdout on
+// /dev/null, stderr on a pipe the server reads into its log, and an
+// environment of nothing but TMPDIR and HOME (its private temp directory).
+// Before a byte of the plugin is mapped it confines itself with every layer
+// the kernel offers; then it loads the plugin with the same checks as the
+// server, runs its init against a function table that forwards every call
+// to the server, and serves the hooks the server asks for until told to
+// stop or until the server is gone.
+//
+//   airlock-worker FILE OBJECT TEMP_DIR MEMORY_MB THREADS
+//
+// FILE is the name the operator knows the plugin by (errors and logs say
+// it), OBJECT what is mapped: FILE itself, or /proc/self/fd/4.
+#include "isolation/confinement.hpp"
+#include "isolation/worker/hook_runner.hpp"
+#include "plugins/plugin_object.hpp"
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include <linux/close_range.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace {
+
+constexpr int kChannelFd = 3;
+constexpr int kImageFd = 4;
+
+void close_inherited(bool has_image) {
+  // Whatever the server had open (sockets, keys, the task store) must not
+  // reach the plugin. close_range may be missing on old kernels; then each
+  // descriptor up to the limit is closed one by one.
+  const unsigned first = has_image ? kImageFd + 1 : kChannelFd + 1;
+  if (syscall(SYS_close_range, first, ~0U, 0) == 0) return;
+  const long limit = sysconf(_SC_OPEN_MAX);
+  for (long fd = first; fd < limit; ++fd) close(static_cast<int>(fd));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace airlock;
+  if (argc != 6) {
+    std::fprintf(stderr, "airlock-worker: started by the airlock server, not by hand\n");
+    return 2;
+  }
+  const std::filesystem::path file = argv[1];
+  const std::filesystem::path object = argv[2];
+  const bool has_image = object.string().starts_with("/proc/self/fd/");
+  close_inherited(has_image);
+  // A worker never outlives its server, even one killed with SIGKILL.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() == 1) return 0;
+  std::signal(SIGPIPE, SIG_IGN);
+
+  host::ConfinementPolicy policy;
+  policy.read_only = host::default_library_paths();
+  policy.read_only.push_back(file.parent_path());
+  policy.writable = argv[3];
+  policy.memory_bytes = std::strtoull(argv[4], nullptr, 10) << 20;
+  const unsigned threads = static_cast<unsigned>(std::max(1UL, std::strtoul(argv[5], nullptr, 10)));
+  const host::ConfinementReport report = host::confine_self(policy);
+
+  isolation::WorkerChannel channel(kChannelFd);
+  auto loaded = host::open_plugin_object(file.string(), object);
+  if (!loaded) {
+    isolation::WireWriter w;
+    w.str(loaded.error().message);
+    channel.send(isolation::Kind::load_failed, 0, w.body());
+    _exit(1);
+  }
+  {
+    isolation::WireWriter w;
+    w.u32(loaded->abi_version).str(report.summary()).u8(report.complete());
+    if (!channel.send(isolation::Kind::loaded, 0, w.body())) _exit(0);
+  }
+
+  isolation::WorkerPlugin plugin;
+  isolation::HookRunner runner(channel, plugin, threads);
+  const airlock_host_api& api = isolation::remote_host_api(channel, plugin);
+  static airlock_plugin_ctx ctx;
+  // Init runs beside the reader: every host function it calls waits for a
+  // reply that only the reader can take in.
+  std::thread([&] {
+    const airlock_status status = loaded->init(&api, &ctx);
+    isolation::WireWriter w;
+    w.i32(status);
+    if (!channel.send(isolation::Kind::done, 0, w.body())) _exit(0);
+  }).detach();
+
+  isolation::Frame frame;
+  while (isolation::recv_frame(kChannelFd, frame)) {
+    switch (frame.kind) {
+      case isolation::Kind::reply: channel.deliver(frame.id, std::move(frame.body)); break;
+      case isolation::Kind::cancel: runner.cancel(frame.id); break;
+      case isolation::Kind::shutdown:
+        if (plugin.on_destroy) plugin.on_destroy(plugin.plugin_data);
+        _exit(0);
+      default:
+        if (!runner.start(std::move(frame))) _exit(3);  // the server does not send that
+        frame = {};
+    }
+  }
+  // The server is gone: nobody is left to serve, and a plugin must not run
+  // on unsupervised. _exit, not exit: no plugin destructor runs either.
+  _exit(0);
+}

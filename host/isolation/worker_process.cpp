@@ -1,0 +1,327 @@
+// Starting a worker and reading what it says. The worker is exec'd, never
+// forked from the server: a fork of a multi-threaded process copies locks
+// held by threads that do not exist in the child, and every secret the
+// server holds in memory.
+#include "isolation/worker_process.hpp"
+
+#include <airlock/airlock.h>
+#include <fmt/format.h>
+
+#include <array>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace airlock::host {
+namespace {
+
+using isolation::Frame;
+using isolation::Kind;
+
+constexpr std::size_t kStderrLineMax = 1024;
+constexpr unsigned kStderrLinesPerSecond = 50;
+
+std::string signal_text(int sig) {
+  const char* abbrev = sigabbrev_np(sig);
+  return fmt::format("signal {} (SIG{})", sig, abbrev ? abbrev : "?");
+}
+
+std::string exit_text(int status) {
+  if (WIFSIGNALED(status)) return "was killed by " + signal_text(WTERMSIG(status));
+  if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
+  return "stopped";
+}
+
+// A descriptor at 10 or above, close-on-exec: out of the way of the
+// numbers the worker expects its descriptors at (3 and 4), whatever the
+// server's own descriptors happen to be.
+int high_fd(int fd) {
+  const int high = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+  return high;
+}
+
+// What the worker's environment holds: its temp dir, and the sanitizer
+// options a test build runs under. Nothing of the server's (tokens, keys,
+// database URLs) reaches a plugin.
+std::vector<std::string> worker_environment(const std::filesystem::path& temp) {
+  std::vector<std::string> env{"TMPDIR=" + temp.string(), "HOME=" + temp.string(), "LANG=C.UTF-8"};
+  for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"})
+    if (const char* value = std::getenv(name)) env.push_back(std::string(name) + "=" + value);
+  return env;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<WorkerProcess>> WorkerProcess::spawn(const Options& options, Inbox& boot) {
+  const std::string where = options.file.string();
+  std::error_code ec;
+  std::string pattern = (std::filesystem::temp_directory_path(ec) / "airlock-worker-XXXXXX").string();
+  if (!mkdtemp(pattern.data()))
+    return Error{fmt::format("{}: cannot make the worker's temp directory: {}", where, std::strerror(errno))};
+  const std::filesystem::path temp = pattern;
+
+  int pair[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+    return Error{fmt::format("{}: cannot make the worker's socket: {}", where, std::strerror(errno))};
+  int err[2];
+  if (pipe2(err, O_CLOEXEC) != 0) {
+    close(pair[0]);
+    close(pair[1]);
+    return Error{fmt::format("{}: cannot make the worker's stderr pipe: {}", where, std::strerror(errno))};
+  }
+  const int child_channel = high_fd(pair[1]);
+  const int child_image = options.image_fd >= 0 ? high_fd(options.image_fd) : -1;
+  close(pair[1]);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+  posix_spawn_file_actions_adddup2(&actions, child_channel, 3);
+  if (child_image >= 0) posix_spawn_file_actions_adddup2(&actions, child_image, 4);
+
+  // Signals as a new process expects them: none blocked, none ignored.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none;
+  sigemptyset(&none);
+  sigset_t all;
+  sigfillset(&all);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+
+  const std::string worker = options.worker.string();
+  const std::string object = child_image >= 0 ? std::string("/proc/self/fd/4") : where;
+  const std::string memory = std::to_string(options.memory_mb);
+  const std::string threads = std::to_string(options.threads);
+  const std::string temp_text = temp.string();
+  std::vector<char*> argv{const_cast<char*>(worker.c_str()), const_cast<char*>(where.c_str()),
+                          const_cast<char*>(object.c_str()), const_cast<char*>(temp_text.c_str()),
+                          const_cast<char*>(memory.c_str()), const_cast<char*>(threads.c_str()), nullptr};
+  std::vector<std::string> env = worker_environment(temp);
+  std::vector<char*> envp;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+
+  pid_t pid = -1;
+  const int spawned = posix_spawn(&pid, worker.c_str(), &actions, &attr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  close(child_channel);
+  if (child_image >= 0) close(child_image);
+  close(err[1]);
+  if (spawned != 0) {
+    close(pair[0]);
+    close(err[0]);
+    std::filesystem::remove_all(temp, ec);
+    return Error{fmt::format("{}: cannot start the worker {}: {}", where, worker, std::strerror(spawned))};
+  }
+
+  std::shared_ptr<WorkerProcess> process(new WorkerProcess(pid, pair[0], err[0], temp, options.logger));
+  process->attach(0, boot);
+  process->reader_ = std::thread([p = process.get()] { p->read_loop(); });
+  return process;
+}
+
+WorkerProcess::WorkerProcess(pid_t pid, int channel, int stderr_fd, std::filesystem::path temp_dir,
+                             std::shared_ptr<spdlog::logger> logger)
+    : pid_(pid), channel_(channel), stderr_fd_(stderr_fd), temp_dir_(std::move(temp_dir)), logger_(std::move(logger)) {}
+
+WorkerProcess::~WorkerProcess() {
+  kill();
+  if (reader_.joinable()) reader_.join();
+  close(channel_);
+  close(stderr_fd_);
+  std::error_code ec;
+  std::filesystem::remove_all(temp_dir_, ec);
+}
+
+void WorkerProcess::serve_plugin_calls(PluginCallHandler handler) {
+  std::lock_guard lock(inboxes_mutex_);
+  handler_ = std::move(handler);
+  inboxes_.erase(0);  // the boot inbox: its frames are the caller's to drain now
+}
+
+void WorkerProcess::attach(std::uint64_t id, Inbox& inbox) {
+  std::lock_guard lock(inboxes_mutex_);
+  inboxes_[id] = &inbox;
+  if (dead_.load()) {
+    std::lock_guard inbox_lock(inbox.mutex);
+    inbox.dead = true;
+  }
+}
+
+void WorkerProcess::detach(std::uint64_t id) {
+  std::lock_guard lock(inboxes_mutex_);
+  inboxes_.erase(id);
+}
+
+bool WorkerProcess::send(Kind kind, std::uint64_t id, std::string_view body) {
+  if (dead_.load()) return false;
+  std::lock_guard lock(write_mutex_);
+  return isolation::send_frame(channel_, kind, id, body);
+}
+
+void WorkerProcess::kill() {
+  if (dead_.load()) return;
+  killed_.store(true);
+  ::kill(pid_, SIGKILL);
+}
+
+void WorkerProcess::stop(std::chrono::milliseconds grace) {
+  if (dead_.load()) return;
+  killed_.store(true);
+  send(Kind::shutdown, 0, {});
+  Inbox watch;  // woken when the worker is gone
+  const std::uint64_t id = next_id();
+  attach(id, watch);
+  {
+    std::unique_lock lock(watch.mutex);
+    watch.ready.wait_for(lock, grace, [&] { return watch.dead; });
+  }
+  detach(id);
+  kill();
+}
+
+void WorkerProcess::read_loop() {
+  std::array<pollfd, 2> fds{pollfd{channel_, POLLIN, 0}, pollfd{stderr_fd_, POLLIN, 0}};
+  for (;;) {
+    if (poll(fds.data(), fds.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    if (fds[1].revents & (POLLIN | POLLHUP)) {
+      char buffer[4096];
+      const ssize_t got = read(stderr_fd_, buffer, sizeof buffer);
+      if (got > 0)
+        log_stderr(std::string_view(buffer, static_cast<std::size_t>(got)));
+      else
+        fds[1].fd = -1;  // closed: poll ignores a negative descriptor
+    }
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      Frame frame;
+      if (!isolation::recv_frame(channel_, frame)) break;
+      route(std::move(frame));
+    }
+  }
+  // Whatever the worker still wrote to stderr belongs in the log too.
+  if (fds[1].fd >= 0) {
+    fcntl(stderr_fd_, F_SETFL, O_NONBLOCK);
+    char buffer[4096];
+    ssize_t got;
+    while ((got = read(stderr_fd_, buffer, sizeof buffer)) > 0)
+      log_stderr(std::string_view(buffer, static_cast<std::size_t>(got)));
+  }
+  died();
+}
+
+// Hands a frame to the call it belongs to. Anything else from the worker
+// is a broken or hostile worker, and ends it.
+void WorkerProcess::route(Frame frame) {
+  std::uint64_t scope = frame.id;
+  if (frame.kind == Kind::host_call) {
+    isolation::WireReader r(frame.body);
+    scope = r.u64();
+    if (!r.ok()) return kill();
+  } else if (frame.kind != Kind::done && frame.kind != Kind::loaded && frame.kind != Kind::load_failed) {
+    logger_->error("worker (pid {}) sent a frame of unknown kind {}; stopping it", pid_,
+                   static_cast<int>(frame.kind));
+    return kill();
+  }
+
+  PluginCallHandler handler;
+  {
+    std::lock_guard lock(inboxes_mutex_);
+    auto it = inboxes_.find(scope);
+    if (it != inboxes_.end()) {
+      Inbox& inbox = *it->second;
+      {
+        std::lock_guard inbox_lock(inbox.mutex);
+        inbox.frames.push_back(std::move(frame));
+      }
+      inbox.ready.notify_one();
+      return;
+    }
+    handler = handler_;
+  }
+  if (frame.kind != Kind::host_call) return;  // a late answer for a call given up on
+  std::string reply;
+  if (scope == 0 && handler) {
+    isolation::WireReader r(frame.body);
+    r.u64();
+    const auto fn = static_cast<isolation::Fn>(r.u32());
+    reply = handler(fn, r);
+  } else {
+    // A host call for a hook the server stopped waiting for (it timed out):
+    // the plugin thread gets an error rather than waiting forever.
+    isolation::WireWriter w;
+    w.i32(AIRLOCK_STATUS_CANCELLED);
+    reply = w.take();
+  }
+  if (frame.id != 0) send(Kind::reply, frame.id, reply);
+}
+
+void WorkerProcess::log_stderr(std::string_view chunk) {
+  for (char c : chunk) {
+    if (c != '\n') {
+      if (stderr_line_.size() < kStderrLineMax) stderr_line_.push_back(c);
+      continue;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (now - stderr_window_ >= std::chrono::seconds(1)) {
+      if (stderr_dropped_ > 0) logger_->warn("stderr: {} more lines dropped (over {} a second)", stderr_dropped_,
+                                             kStderrLinesPerSecond);
+      stderr_window_ = now;
+      stderr_lines_ = 0;
+      stderr_dropped_ = 0;
+    }
+    if (++stderr_lines_ <= kStderrLinesPerSecond)
+      logger_->warn("stderr: {}", stderr_line_);
+    else
+      ++stderr_dropped_;
+    stderr_line_.clear();
+  }
+}
+
+void WorkerProcess::died() {
+  // The socket closed: the worker exited, crashed, or closed it itself and
+  // is of no more use. Give an exiting worker a moment, then make sure.
+  int status = 0;
+  pid_t reaped = 0;
+  for (int i = 0; i < 50 && (reaped = waitpid(pid_, &status, WNOHANG)) == 0; ++i) usleep(2000);
+  const bool was_killed = killed_.load();
+  if (reaped == 0) {
+    ::kill(pid_, SIGKILL);
+    reaped = waitpid(pid_, &status, 0);
+  }
+  dead_.store(true);
+  if (!was_killed)
+    logger_->error("worker (pid {}) {}; the calls it was running fail, and it restarts on the next call", pid_,
+                   reaped == pid_ ? exit_text(status) : std::string("closed its socket"));
+  else
+    logger_->debug("worker (pid {}) stopped ({})", pid_, reaped == pid_ ? exit_text(status) : std::string("gone"));
+
+  std::lock_guard lock(inboxes_mutex_);
+  for (auto& [id, inbox] : inboxes_) {
+    {
+      std::lock_guard inbox_lock(inbox->mutex);
+      inbox->dead = true;
+    }
+    inbox->ready.notify_all();
+  }
+}
+
+}  // namespace airlock::host
