@@ -14,6 +14,7 @@ packages=(
   libssl-dev
   libcurl4-openssl-dev
   libsodium-dev libarchive-dev minisign
+  libseccomp-dev
   libsqlite3-dev libpq-dev postgresql nginx-light
   cargo rustc dpkg-dev
   libgtest-dev libgmock-dev libbenchmark-dev
