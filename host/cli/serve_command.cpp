@@ -14,14 +14,36 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace airlock::host {
 namespace {
 
 constexpr std::chrono::milliseconds kShutdownGrace{5000};
+// How long the stop waits, after calls were cancelled, for the threads that
+// ran them. An isolated plugin's call has returned by then (its worker is
+// killed once it ignores cancellation); an in-process one may never return.
+constexpr std::chrono::milliseconds kAbandonGrace{3000};
+
+// Ends a stop whose calls are answered. A call thread still inside an
+// in-process plugin cannot be stopped, and the plugin cannot be unloaded
+// under it: the process ends at once, with status 3 saying so.
+int finish(Executor& executor) {
+  if (!executor.shutdown(kAbandonGrace)) {
+    spdlog::error("a plugin call still ran {} ms after the stop began; exiting without it (status 3)",
+                  (kShutdownGrace + kAbandonGrace).count());
+    spdlog::shutdown();
+    std::fflush(nullptr);
+    _exit(3);
+  }
+  spdlog::info("bye");
+  return 0;
+}
 
 // The host's one way out to the network, shared by every tool call; each
 // call brings its own tool's policy.
@@ -157,21 +179,46 @@ int serve_http(const Loaded& loaded, std::string_view listen) {
     (*server)->run();
   }
   if (*tasks) (*tasks)->stop();
-  executor.shutdown();
-  spdlog::info("bye");
-  return 0;
+  return finish(executor);
+}
+
+// Over stdio, fd 1 is the protocol stream, and only the host may write to
+// it: a plugin's printf (or a JSON-RPC line it forges) would land between
+// the host's messages. So before any plugin loads, the transport gets a
+// close-on-exec copy of it, which no child inherits, and fd 1 becomes
+// stderr, the log, where a plugin's stray output belongs. -1 on failure.
+int take_protocol_stdout() {
+  const int out = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+  if (out < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) >= 0) return out;
+  const int err = errno;
+  ::close(out);
+  errno = err;
+  return -1;
 }
 
 }  // namespace
 
 int serve_command(const std::filesystem::path& config_file, const std::optional<std::string>& http_listen) {
+  // Only the config, read together with loading the plugins, can say it
+  // serves HTTP: so the stream is taken first and given back then.
+  const int protocol_out = http_listen ? -1 : take_protocol_stdout();
+  if (!http_listen && protocol_out < 0) {
+    spdlog::error("stdout: cannot keep the protocol stream from plugins: {}", std::strerror(errno));
+    return 1;
+  }
   auto loaded = load_everything(config_file);
   if (!loaded) {
     spdlog::error("{}", loaded.error().message);
     return 1;
   }
   const std::optional<std::string> listen = http_listen ? http_listen : loaded->config.http.listen;
-  if (listen) return serve_http(*loaded, *listen);
+  if (listen) {
+    if (protocol_out >= 0) {  // not stdio after all: fd 1 is stdout again
+      ::dup2(protocol_out, STDOUT_FILENO);
+      ::close(protocol_out);
+    }
+    return serve_http(*loaded, *listen);
+  }
   announce(*loaded, "stdio");
 
   DeadlineTimer timer;
@@ -189,7 +236,7 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
   }
   ServerState state = make_state(*loaded, executor, timer, nullptr, fetcher, *sealer);
   state.tasks = tasks->get();
-  StdioTransport transport(STDIN_FILENO, STDOUT_FILENO, loaded->config.server.max_message_bytes);
+  StdioTransport transport(STDIN_FILENO, protocol_out, loaded->config.server.max_message_bytes);
   {
     Session session(state, [&transport](std::string message, Outbound) {
       if (!message.empty()) transport.write(message);
@@ -201,9 +248,7 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
     session.close(kShutdownGrace);
   }
   if (*tasks) (*tasks)->stop();
-  executor.shutdown();
-  spdlog::info("bye");
-  return 0;
+  return finish(executor);
 }
 
 }  // namespace airlock::host
