@@ -70,6 +70,8 @@ int main(int argc, char** argv) {
   check->add_option("--corpus", check_args.corpus_dir, "Directory of extra inputs, one per file (*.json: whole results)")
       ->check(CLI::ExistingDirectory);
   check->add_flag("--fast", check_args.fast, "Only the fast subset that [plugins] require_check runs at start");
+  check->add_flag("--in-process", check_args.in_process,
+                  "Load the plugins into this process, not a confined worker as the server would");
 
   airlock::host::PinCommandArgs pin_args;
   auto* pin = app.add_subcommand("pin", "Hold each tool's definition to its pin; record new tools (exit 1: a change is left)");

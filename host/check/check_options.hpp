@@ -7,6 +7,10 @@
 #include <cstdint>
 #include <vector>
 
+namespace airlock::host {
+class IsolatedPlugin;
+}
+
 namespace airlock::host::check {
 
 enum class CheckDepth {
@@ -25,6 +29,9 @@ struct CheckOptions {
   std::chrono::milliseconds tool_timeout{5000};
   // A cancellable tool must return this soon after it is cancelled.
   std::chrono::milliseconds cancel_bound{1000};
+  // The worker the checked plugin runs in; null: in this process, where a
+  // tool call runs in a forked child so the check survives it.
+  IsolatedPlugin* worker = nullptr;
 };
 
 }  // namespace airlock::host::check

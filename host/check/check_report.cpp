@@ -167,6 +167,7 @@ std::string render_plugin_text(const PluginReport& plugin) {
   std::string out;
   if (plugin.load_error) return fmt::format("{}\n  FAIL  load  {}\n", plugin.file, *plugin.load_error);
   out += fmt::format("{}  ({}{}{})\n", plugin.file, plugin.plugin, plugin.version.empty() ? "" : " ", plugin.version);
+  if (!plugin.isolation.empty()) out += fmt::format("  isolation: {}\n", plugin.isolation);
   if (plugin.components.empty()) out += "  (registers no tools or sanitizers: nothing to check)\n";
   for (const auto& component : plugin.components) {
     std::size_t width = 0;
@@ -214,6 +215,7 @@ boost::json::object to_json(const std::vector<PluginReport>& reports, std::uint6
     boost::json::object p{{"file", plugin.file},
                           {"plugin", plugin.plugin},
                           {"version", plugin.version},
+                          {"isolation", plugin.isolation},
                           {"passed", plugin.passed()},
                           {"elapsed_ms", static_cast<double>(plugin.elapsed.count()) / 1e6}};
     // The reason may quote the plugin's own init error, bytes of any kind.

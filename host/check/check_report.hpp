@@ -53,6 +53,8 @@ struct PluginReport {
   std::string file;
   std::string plugin;  // the name it gave itself; empty when it did not load
   std::string version;
+  // How it ran: "in-process", or "process (<confinement layers>)".
+  std::string isolation;
   std::optional<std::string> load_error;
   std::vector<ComponentReport> components;
   std::chrono::nanoseconds elapsed{};

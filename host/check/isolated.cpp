@@ -1,5 +1,10 @@
 #include "check/isolated.hpp"
 
+#include "isolation/isolated_plugin.hpp"
+
+#include <future>
+#include <thread>
+
 #include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
@@ -102,6 +107,39 @@ Isolated run_isolated(const std::function<std::string()>& body, std::chrono::mil
       result.how = describe_exit(status);
       result.output.clear();
     }
+  }
+  result.took = Clock::now() - start;
+  return result;
+}
+
+Isolated run_contained(const std::function<std::string()>& body, std::chrono::milliseconds timeout,
+                       IsolatedPlugin* worker) {
+  if (!worker) return run_isolated(body, timeout);
+  Isolated result;
+  const auto start = Clock::now();
+  const std::uint64_t deaths = worker->deaths();
+  std::packaged_task<std::string()> task(body);
+  std::future<std::string> answer = task.get_future();
+  std::thread runner(std::move(task));
+  if (answer.wait_for(timeout) != std::future_status::ready) {
+    worker->kill();  // the hook returns once its worker is gone
+    runner.join();
+    result.end = Isolated::End::timed_out;
+    result.how = fmt::format("did not return within {} ms", timeout.count());
+    result.took = Clock::now() - start;
+    return result;
+  }
+  runner.join();
+  try {
+    result.output = answer.get();
+    result.end = Isolated::End::returned;
+  } catch (...) {
+    result.how = "threw";
+  }
+  if (worker->deaths() != deaths) {
+    result.end = Isolated::End::crashed;
+    result.how = "its worker " + worker->last_death();
+    result.output.clear();
   }
   result.took = Clock::now() - start;
   return result;

@@ -8,6 +8,10 @@
 #include <functional>
 #include <string>
 
+namespace airlock::host {
+class IsolatedPlugin;
+}
+
 namespace airlock::host::check {
 
 struct Isolated {
@@ -22,5 +26,12 @@ struct Isolated {
 // the child holds only the calling thread, and any lock another thread held
 // stays locked in it.
 Isolated run_isolated(const std::function<std::string()>& body, std::chrono::milliseconds timeout);
+
+// The same for a plugin that runs in `worker`, whose process already holds
+// whatever the plugin does: `body` runs on a thread of this process; a
+// worker that dies under it is a crash, one that does not return in time is
+// killed. Null `worker`: run_isolated.
+Isolated run_contained(const std::function<std::string()>& body, std::chrono::milliseconds timeout,
+                       IsolatedPlugin* worker);
 
 }  // namespace airlock::host::check

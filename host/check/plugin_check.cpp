@@ -36,11 +36,12 @@ class QuietPlugin {
 
 }  // namespace
 
-PluginReport check_plugin(const std::filesystem::path& file, const Config& config, const CheckOptions& options) {
+PluginReport check_plugin(const std::filesystem::path& file, const Config& config, const CheckOptions& options,
+                          const IsolationSettings* isolation) {
   const auto start = Clock::now();
   PluginReport report;
   report.file = file.string();
-  auto plugin = PluginLibrary::open(file, config);
+  auto plugin = PluginLibrary::open(file, config, isolation);
   if (!plugin) {
     report.load_error = plugin.error().message;
     report.elapsed = Clock::now() - start;
@@ -49,10 +50,13 @@ PluginReport check_plugin(const std::filesystem::path& file, const Config& confi
   const PluginLibrary& library = **plugin;
   report.plugin = library.ctx().name;
   report.version = library.ctx().version;
+  report.isolation = library.isolated() ? "process (" + library.isolated()->confinement() + ")" : "in-process";
   {
     QuietPlugin quiet(library);
-    for (const Sanitizer& s : library.ctx().sanitizers) report.components.push_back(check_sanitizer(s, options));
-    for (const Tool& t : library.ctx().tools) report.components.push_back(check_tool(t, options));
+    CheckOptions here = options;
+    here.worker = (*plugin)->isolated_worker();
+    for (const Sanitizer& s : library.ctx().sanitizers) report.components.push_back(check_sanitizer(s, here));
+    for (const Tool& t : library.ctx().tools) report.components.push_back(check_tool(t, here));
   }
   report.elapsed = Clock::now() - start;
   return report;

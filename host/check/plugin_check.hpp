@@ -14,10 +14,13 @@
 namespace airlock::host::check {
 
 // Loads `file` exactly as the host does (PluginLibrary::open with `config`,
-// so the plugin gets its [plugin."<name>"] table) and runs every check on
-// every sanitizer and tool it registers, sanitizers first, each in the order
-// registered. A plugin that does not load is a report with load_error.
-PluginReport check_plugin(const std::filesystem::path& file, const Config& config, const CheckOptions& options);
+// so the plugin gets its [plugin."<name>"] table; in a confined worker when
+// `isolation` is given, so confinement failures show here before an
+// operator meets them) and runs every check on every sanitizer and tool it
+// registers, sanitizers first, each in the order registered. A plugin that
+// does not load is a report with load_error.
+PluginReport check_plugin(const std::filesystem::path& file, const Config& config, const CheckOptions& options,
+                          const IsolationSettings* isolation = nullptr);
 
 // The fast subset on every sanitizer `plugin` registered (before the
 // registry takes them). The error names the sanitizer, the check and the

@@ -164,8 +164,8 @@ CheckResult check_arguments(const Tool& tool, std::vector<ToolRun>& runs, const 
   const ToolRun* worst = nullptr;
   std::string worst_problem;
   for (ToolRun& run : runs) {
-    run.isolated = run_isolated([&] { return json::serialize(call_tool(tool, run.arguments, nullptr)); },
-                                options.tool_timeout);
+    run.isolated = run_contained([&] { return json::serialize(call_tool(tool, run.arguments, nullptr)); },
+                                 options.tool_timeout, options.worker);
     if (run.isolated.end == Isolated::End::returned) {
       auto answer = parse_object(run.isolated.output);
       if (answer) {
@@ -228,7 +228,7 @@ CheckResult check_reentrancy(const Tool& tool, const std::vector<ToolRun>& runs,
   const unsigned threads = std::max(2u, options.threads);
   const std::size_t calls = full ? 8 : 3;
 
-  const Isolated child = run_isolated(
+  const Isolated child = run_contained(
       [&] {
         json::array sequential;
         for (const auto& a : args) sequential.push_back(json::array{call_tool(tool, a, nullptr), call_tool(tool, a, nullptr)});
@@ -251,7 +251,7 @@ CheckResult check_reentrancy(const Tool& tool, const std::vector<ToolRun>& runs,
           for (auto& entry : list) concurrent.push_back(std::move(entry));
         return json::serialize(json::object{{"sequential", std::move(sequential)}, {"concurrent", std::move(concurrent)}});
       },
-      options.tool_timeout * 4);
+      options.tool_timeout * 4, options.worker);
 
   CheckResult result{"reentrancy", Verdict::pass, {}, {}, args.size() * 2 + threads * calls, {}};
   if (child.end != Isolated::End::returned)
@@ -304,7 +304,7 @@ CheckResult check_cancellation(const Tool& tool, const std::vector<ToolRun>& run
   // Long enough that a tool with real work is still running; short enough
   // to keep the check quick.
   constexpr auto kCancelAfter = std::chrono::milliseconds(50);
-  const Isolated child = run_isolated(
+  const Isolated child = run_contained(
       [&] {
         std::atomic<bool> cancelled{false};
         std::atomic<bool> done{false};
@@ -323,7 +323,7 @@ CheckResult check_cancellation(const Tool& tool, const std::vector<ToolRun>& run
         answer["after_cancel_ns"] = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - at).count();
         return json::serialize(answer);
       },
-      kCancelAfter + options.cancel_bound + std::chrono::milliseconds(500));
+      kCancelAfter + options.cancel_bound + std::chrono::milliseconds(500), options.worker);
 
   CheckResult result{"cancellation", Verdict::pass, {}, {}, 1, {}};
   if (child.end == Isolated::End::timed_out)

@@ -2,6 +2,7 @@
 // trusts them. Prints like a test runner (or JSON), exits 1 on any violation.
 #include "check/plugin_check.hpp"
 #include "cli/commands.hpp"
+#include "isolation/isolation_policy.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -36,10 +37,15 @@ int check_command(const CheckCommandArgs& args) {
     options.operator_corpus = std::move(*corpus);
   }
 
+  // As the server would run each plugin: in a worker, unless it sits in
+  // airlock's own plugin directory, [isolation] trusts it, or --in-process.
+  const IsolationPolicy isolation(config);
+
   std::vector<check::PluginReport> reports;
   if (!args.json) std::fputs(check::render_header(options.seed).c_str(), stdout);
   for (const auto& file : args.plugins) {
-    reports.push_back(check::check_plugin(file, config, options));
+    const bool isolated = !args.in_process && isolation.decide(file.parent_path(), "").isolated;
+    reports.push_back(check::check_plugin(file, config, options, isolated ? &isolation.settings() : nullptr));
     if (!args.json) {
       std::fputs(check::render_plugin_text(reports.back()).c_str(), stdout);
       std::fflush(stdout);

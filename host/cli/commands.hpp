@@ -22,6 +22,7 @@ struct CheckCommandArgs {
   std::uint64_t seed = 1;
   bool json = false;
   bool fast = false;  // only the load-time subset (what require_check runs)
+  bool in_process = false;  // load into this process rather than a confined worker
 };
 
 // `airlock check`: the contract checks on plugin files. 0: all passed; 1: a

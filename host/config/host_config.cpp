@@ -657,6 +657,25 @@ class ConfigReader {
       } else if (name == "max_backoff_ms") {
         if (auto value = integer_value(node, path, 10, 3'600'000))
           isolation.max_backoff_ms = static_cast<std::uint32_t>(*value);
+      } else if (name == "plugins") {
+        const auto* files = table_value(node, path);
+        if (!files) continue;
+        for (const auto& [file, limits_node] : *files) {
+          const std::string file_path = path + "." + key_text(file.str());
+          const auto* limits = table_value(limits_node, file_path);
+          if (!limits) continue;
+          auto& entry = isolation.plugins[std::string(file.str())];
+          for (const auto& [limit, value] : *limits) {
+            const std::string limit_path = file_path + "." + key_text(limit.str());
+            if (limit.str() == "memory_mb") {
+              if (auto v = integer_value(value, limit_path, 64, 1'048'576)) entry.memory_mb = static_cast<std::uint32_t>(*v);
+            } else if (limit.str() == "max_workers") {
+              if (auto v = integer_value(value, limit_path, 1, 256)) entry.max_workers = static_cast<std::uint32_t>(*v);
+            } else {
+              report_unknown_key(limit, file_path);
+            }
+          }
+        }
       } else {
         report_unknown_key(key, "isolation");
       }

@@ -138,6 +138,13 @@ struct IsolationConfig {
   std::uint32_t max_workers = 4;         // calls one worker runs at once
   std::uint32_t cancel_grace_ms = 1000;  // a cancelled call that keeps running past this: the worker is killed
   std::uint32_t max_backoff_ms = 30'000; // a worker that keeps crashing waits at most this long to restart
+  // [isolation.plugins."<file>.so"]: one plugin's own limits, by its file
+  // name (known before the plugin runs, unlike the name it gives itself).
+  struct Limits {
+    std::optional<std::uint32_t> memory_mb;
+    std::optional<std::uint32_t> max_workers;
+  };
+  std::map<std::string, Limits> plugins;
 };
 
 // One key of [trust] keys: a minisign public key. Written inline (the

@@ -103,8 +103,20 @@ airlock_status IsolatedPlugin::call_tool(const Entry& entry, airlock_call* call,
   WireWriter w;
   w.u32(entry.index).str(view(arguments));
   w.str(view(host_api().call_client_capabilities(call))).str(view(host_api().call_request_meta(call)));
-  const Outcome outcome = run(*worker, Kind::call_tool, w.body(), Target{.call = call}, call->cancelled, std::nullopt);
+  const Target target{.call = call};
+  const Outcome outcome = run(*worker, Kind::call_tool, w.body(), target, call->cancelled, std::nullopt);
   if (outcome.died) return stopped(call);
+  // The setters the worker held back, applied as if called in order.
+  WireReader in(outcome.rest);
+  const std::uint32_t count = in.u32();
+  for (std::uint32_t i = 0; i < count && in.ok(); ++i) {
+    const auto fn = static_cast<Fn>(in.u32());
+    if (fn != Fn::result_add_text && fn != Fn::result_set_error && fn != Fn::result_set_structured &&
+        fn != Fn::result_set_json)
+      return stopped(call);
+    hook_call(fn, in, target);
+  }
+  if (!in.ok()) return stopped(call);
   return outcome.status;
 }
 

@@ -166,6 +166,20 @@ std::shared_ptr<WorkerProcess> IsolatedPlugin::acquire() {
   return current_;
 }
 
+void IsolatedPlugin::kill() {
+  std::shared_ptr<WorkerProcess> worker;
+  {
+    std::lock_guard lock(start_mutex_);
+    worker = current_;
+  }
+  if (worker) worker->kill();
+}
+
+std::string IsolatedPlugin::last_death() const {
+  std::lock_guard lock(death_mutex_);
+  return last_death_;
+}
+
 void IsolatedPlugin::stop() {
   std::shared_ptr<WorkerProcess> worker;
   {
@@ -231,7 +245,14 @@ IsolatedPlugin::Outcome IsolatedPlugin::run(WorkerProcess& worker, Kind kind, st
       }
       continue;
     }
-    if (dead) return Outcome{};
+    if (dead) {
+      {
+        std::lock_guard lock(death_mutex_);
+        last_death_ = worker.ending();
+      }
+      deaths_.fetch_add(1);
+      return Outcome{};
+    }
     if (killed) continue;
     const auto now = Clock::now();
     if (cancelled && !cancelled_at && cancelled->load(std::memory_order_relaxed)) {

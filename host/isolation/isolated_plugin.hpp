@@ -85,6 +85,13 @@ class IsolatedPlugin {
 
   // Runs the plugin's on_destroy in the worker and ends it (bounded).
   void stop();
+  // Kills the running worker (a hook that will not return); its calls fail
+  // and the next one starts a new worker.
+  void kill();
+  // Workers that died under a hook, and how the last one ended ("was killed
+  // by signal 11 (SIGSEGV)"), for the contract checks.
+  std::uint64_t deaths() const { return deaths_.load(); }
+  std::string last_death() const;
 
   // What each proxy hook stands for (the registration's index in the worker).
   enum class EntryKind { tool, sanitizer, resource, resource_template, prompt };
@@ -182,6 +189,9 @@ class IsolatedPlugin {
 
   std::string confinement_;
   bool fully_confined_ = false;
+  std::atomic<std::uint64_t> deaths_{0};
+  mutable std::mutex death_mutex_;  // guards last_death_
+  std::string last_death_;
 };
 
 }  // namespace airlock::host

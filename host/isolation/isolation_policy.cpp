@@ -43,6 +43,10 @@ std::filesystem::path worker_binary() {
     auto beside = self.parent_path() / "airlock-worker";
     if (access(beside.c_str(), X_OK) == 0) return beside;
   }
+#ifdef AIRLOCK_BUILD_WORKER_PATH
+  // A test binary of the build tree loading plugins through the registry.
+  if (access(AIRLOCK_BUILD_WORKER_PATH, X_OK) == 0) return AIRLOCK_BUILD_WORKER_PATH;
+#endif
   return AIRLOCK_WORKER_INSTALL_PATH;
 }
 
@@ -57,6 +61,15 @@ IsolationPolicy::IsolationPolicy(const Config& config) : config_(config.isolatio
   settings_.cancel_grace = std::chrono::milliseconds(config_.cancel_grace_ms);
   settings_.max_backoff = std::chrono::milliseconds(config_.max_backoff_ms);
   settings_.sanitizer_timeout = std::chrono::milliseconds(config.server.sanitizer_timeout_ms);
+}
+
+IsolationSettings IsolationPolicy::settings_for(const std::filesystem::path& file) const {
+  IsolationSettings settings = settings_;
+  if (auto it = config_.plugins.find(file.filename().string()); it != config_.plugins.end()) {
+    if (it->second.memory_mb) settings.memory_mb = *it->second.memory_mb;
+    if (it->second.max_workers) settings.max_workers = *it->second.max_workers;
+  }
+  return settings;
 }
 
 IsolationDecision IsolationPolicy::decide(const std::filesystem::path& dir, std::string_view pack) const {

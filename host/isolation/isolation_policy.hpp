@@ -33,6 +33,9 @@ class IsolationPolicy {
   // a loose .so).
   IsolationDecision decide(const std::filesystem::path& dir, std::string_view pack) const;
   const IsolationSettings& settings() const { return settings_; }
+  // The settings for one plugin file: the defaults, with its own
+  // [isolation.plugins."<file name>"] limits.
+  IsolationSettings settings_for(const std::filesystem::path& file) const;
   // Set when AIRLOCK_ISOLATION forces a mode.
   const std::optional<IsolationMode>& forced() const { return forced_; }
 
@@ -43,7 +46,8 @@ class IsolationPolicy {
 };
 
 // The airlock-worker binary: beside the running executable (a build tree,
-// or a relocated install), else where the package installs it.
+// or a relocated install), else the build tree's (for test binaries that
+// load plugins), else where the package installs it.
 std::filesystem::path worker_binary();
 
 // airlock's own plugin directories: where the package installs its plugins,

@@ -18,7 +18,8 @@ namespace airlock::isolation {
 
 enum class Kind : std::uint8_t {
   // server -> worker; `id` names the hook call each one starts.
-  call_tool = 1,      // u32 tool, str arguments, str client_capabilities, str request_meta
+  call_tool = 1,      // u32 tool, str arguments, str client_capabilities, str request_meta; done: i32
+                      // status, u32 count, count x (u32 Fn, str) result setters to apply in order
   sanitize_text = 2,  // u32 steps, steps x u32 sanitizer, u32 count, count x str text
   sanitize_result = 3,  // u32 sanitizer, context, str tool, str arguments, str result
   read_resource = 4,  // u32 kind (0 resource, 1 template), u32 index, context, str uri, str variables
@@ -71,6 +72,8 @@ class WireWriter {
     out_.append(s.data(), s.size());
     return *this;
   }
+  // Bytes another writer encoded, appended as they are.
+  WireWriter& raw(std::string_view bytes) { return raw(bytes.data(), bytes.size()); }
   const std::string& body() const { return out_; }
   std::string take() { return std::move(out_); }
 

@@ -175,6 +175,11 @@ bool WorkerProcess::send(Kind kind, std::uint64_t id, std::string_view body) {
   return isolation::send_frame(channel_, kind, id, body);
 }
 
+std::string WorkerProcess::ending() const {
+  std::lock_guard lock(ending_mutex_);
+  return ending_;
+}
+
 void WorkerProcess::kill() {
   if (dead_.load()) return;
   killed_.store(true);
@@ -307,12 +312,17 @@ void WorkerProcess::died() {
     ::kill(pid_, SIGKILL);
     reaped = waitpid(pid_, &status, 0);
   }
+  const std::string ending = reaped == pid_ ? exit_text(status) : std::string("closed its socket");
+  {
+    std::lock_guard lock(ending_mutex_);
+    ending_ = ending;
+  }
   dead_.store(true);
   if (!was_killed)
     logger_->error("worker (pid {}) {}; the calls it was running fail, and it restarts on the next call", pid_,
-                   reaped == pid_ ? exit_text(status) : std::string("closed its socket"));
+                   ending);
   else
-    logger_->debug("worker (pid {}) stopped ({})", pid_, reaped == pid_ ? exit_text(status) : std::string("gone"));
+    logger_->debug("worker (pid {}) stopped ({})", pid_, ending);
 
   std::lock_guard lock(inboxes_mutex_);
   for (auto& [id, inbox] : inboxes_) {

@@ -73,6 +73,8 @@ class WorkerProcess {
   void kill();
   bool dead() const { return dead_.load(); }
   pid_t pid() const { return pid_; }
+  // How the worker ended, once dead(): "was killed by signal 11 (SIGSEGV)".
+  std::string ending() const;
   // Asks the worker to run the plugin's on_destroy and exit; kills it if it
   // has not within `grace`.
   void stop(std::chrono::milliseconds grace);
@@ -98,6 +100,8 @@ class WorkerProcess {
   std::atomic<std::uint64_t> next_id_{1};
   std::atomic<bool> dead_{false};
   std::atomic<bool> killed_{false};  // by the server: a kill is not a crash to report as one
+  mutable std::mutex ending_mutex_;  // guards ending_
+  std::string ending_;
 
   // stderr, line by line, at most kStderrLinesPerSecond lines a second.
   std::string stderr_line_;

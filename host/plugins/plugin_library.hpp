@@ -44,6 +44,7 @@ class PluginLibrary {
 
   // The worker the plugin runs in; null when it runs in this process.
   const IsolatedPlugin* isolated() const { return isolated_.get(); }
+  IsolatedPlugin* isolated_worker() { return isolated_.get(); }
 
   // Why the plugin runs the way it does ("third-party", "airlock's own
   // plugin directory", an operator's opt-in), for the log and `airlock list`.

@@ -133,7 +133,14 @@ Result<std::unique_ptr<PluginRegistry>> PluginRegistry::load(const Config& confi
                  *isolation.forced() == IsolationMode::process ? "in a worker process" : "in-process");
   // One plugin's way to run: the settings for a worker, or null for
   // in-process. The decision is kept for the log and `airlock list`.
-  auto settings_for = [&](const IsolationDecision& d) { return d.isolated ? &isolation.settings() : nullptr; };
+  // The worker's settings for a plugin file, or none for in-process;
+  // copied by the plugin, so a temporary serves.
+  std::optional<IsolationSettings> settings;
+  auto settings_for = [&](const IsolationDecision& d, const std::filesystem::path& file) -> const IsolationSettings* {
+    if (!d.isolated) return nullptr;
+    settings = isolation.settings_for(file);
+    return &*settings;
+  };
 
   for (const auto& dir : config.plugins.dirs) {
     auto entries = plugin_entries(dir);
@@ -152,7 +159,7 @@ Result<std::unique_ptr<PluginRegistry>> PluginRegistry::load(const Config& confi
           return e;
         }
         const auto decision = isolation.decide(dir, "");
-        auto plugin = PluginLibrary::open(entry.path, config, settings_for(decision));
+        auto plugin = PluginLibrary::open(entry.path, config, settings_for(decision, entry.path));
         if (plugin) (*plugin)->set_isolation(decision.reason);
         if (auto ok = take(std::move(plugin)); !ok) return ok.error();
         continue;
@@ -172,7 +179,7 @@ Result<std::unique_ptr<PluginRegistry>> PluginRegistry::load(const Config& confi
           continue;
         }
         const auto decision = isolation.decide(dir, origin->name);
-        auto plugin = PluginLibrary::open(object.file, std::move(*image), config, settings_for(decision));
+        auto plugin = PluginLibrary::open(object.file, std::move(*image), config, settings_for(decision, object.file));
         if (plugin) {
           (*plugin)->set_isolation(decision.reason);
           (*plugin)->set_pack(origin);

@@ -114,7 +114,8 @@ void HookRunner::call_tool(std::uint64_t id, WireReader& in, WireWriter& out) {
     std::lock_guard lock(calls_mutex_);
     calls_.erase(id);
   }
-  out.i32(status);
+  out.i32(status).u32(call.deferred_count);
+  out.raw(call.deferred.body());
 }
 
 // A run of text steps over many strings: one frame each way for the whole

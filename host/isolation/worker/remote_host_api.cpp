@@ -9,6 +9,8 @@
 // hook's answer).
 #include "isolation/worker/worker_plugin.hpp"
 
+#include <boost/json/parse.hpp>
+
 #include <cstring>
 #include <exception>
 
@@ -125,26 +127,56 @@ void log(airlock_plugin_ctx*, airlock_log_level level, airlock_str message) noex
 
 // --- a tool call ----------------------------------------------------------
 
-std::uint64_t scope_of(const airlock_call* call) { return call ? call->id : ~std::uint64_t{0}; }
 
-airlock_status one_string(const airlock_call* call, Fn fn, airlock_str s) noexcept {
-  if (!call) return AIRLOCK_STATUS_INVALID_ARGUMENT;
-  WireWriter w;
-  w.str(view(s));
-  return forward(scope_of(call), fn, w);
+// Queues a setter for the done frame; the server applies the queue, in
+// order, before it reads the result.
+airlock_status defer(airlock_call* call, Fn fn, airlock_str s) noexcept {
+  try {
+    call->deferred.u32(static_cast<std::uint32_t>(fn)).str(view(s));
+    ++call->deferred_count;
+    return AIRLOCK_STATUS_OK;
+  } catch (const std::exception&) {
+    return AIRLOCK_STATUS_INTERNAL;
+  }
+}
+
+// What host_api.cpp's parse_object accepts: a JSON object, nested at most
+// 128 deep. Checked here too so the setter's status is known at once.
+bool is_json_object(airlock_str text) {
+  boost::system::error_code ec;
+  boost::json::parse_options options;
+  options.max_depth = 128;
+  const boost::json::value v = boost::json::parse(view(text), ec, {}, options);
+  return !ec && v.is_object();
 }
 
 airlock_status result_set_structured(airlock_call* call, airlock_str json) noexcept {
-  return one_string(call, Fn::result_set_structured, json);
+  if (!call) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+  if (call->structured_set) return AIRLOCK_STATUS_ALREADY_SET;
+  try {
+    if (!is_json_object(json)) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+  } catch (const std::exception&) {
+    return AIRLOCK_STATUS_INTERNAL;
+  }
+  call->structured_set = true;
+  return defer(call, Fn::result_set_structured, json);
 }
 airlock_status result_add_text(airlock_call* call, airlock_str text) noexcept {
-  return one_string(call, Fn::result_add_text, text);
+  if (!call) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+  return defer(call, Fn::result_add_text, text);
 }
 airlock_status result_set_json(airlock_call* call, airlock_str json) noexcept {
-  return one_string(call, Fn::result_set_json, json);
+  if (!call) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+  try {
+    if (!is_json_object(json)) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+  } catch (const std::exception&) {
+    return AIRLOCK_STATUS_INTERNAL;
+  }
+  return defer(call, Fn::result_set_json, json);
 }
 airlock_status result_set_error(airlock_call* call, airlock_str message) noexcept {
-  return one_string(call, Fn::result_set_error, message);
+  if (!call) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+  return defer(call, Fn::result_set_error, message);
 }
 
 airlock_status result_add_untrusted_text(airlock_call* call, airlock_str source, airlock_str text) noexcept {

@@ -30,6 +30,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+// In a sanitizer build: LeakSanitizer's check at exit needs ptrace and a
+// fork, which the worker's seccomp filter refuses, so a plugin calling
+// exit() would turn into a LeakSanitizer failure. The worker itself always
+// leaves with _exit.
+extern "C" __attribute__((used)) const char* __lsan_default_options() { return "detect_leaks=0"; }
+
 namespace {
 
 constexpr int kChannelFd = 3;
@@ -65,6 +71,11 @@ int main(int argc, char** argv) {
   host::ConfinementPolicy policy;
   policy.read_only = host::default_library_paths();
   policy.read_only.push_back(file.parent_path());
+  // A plugin reached through a symlink is read (and its $ORIGIN libraries
+  // found) where the link points.
+  std::error_code ec;
+  if (const auto target = std::filesystem::canonical(file, ec); !ec && target.parent_path() != file.parent_path())
+    policy.read_only.push_back(target.parent_path());
   policy.writable = argv[3];
   policy.memory_bytes = std::strtoull(argv[4], nullptr, 10) << 20;
   const unsigned threads = static_cast<unsigned>(std::max(1UL, std::strtoul(argv[5], nullptr, 10)));

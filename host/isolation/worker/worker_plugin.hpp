@@ -40,6 +40,13 @@ struct airlock_call {
   std::string capabilities;  // for call_client_capabilities, sent with the call
   std::string meta;          // for call_request_meta
   airlock_worker_keep kept;
+  // Result setters whose status the worker knows without the server
+  // (result_add_text, result_set_error, and the JSON setters once their
+  // argument parsed), sent with the call's done frame rather than one round
+  // trip each. Only on on_call's thread, as airlock.h allows the setters.
+  airlock::isolation::WireWriter deferred;
+  std::uint32_t deferred_count = 0;
+  bool structured_set = false;
 };
 
 struct airlock_text_writer {

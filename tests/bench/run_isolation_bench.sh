@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# What plugin isolation costs: the same tool (example.echo) behind the same
+# four-step chain, in-process and then isolated in its worker, over stdio and
+# over Streamable HTTP, side by side in one run; then a worker's start-up
+# time and idle RSS.
+#
+#   tests/bench/run_isolation_bench.sh [BUILD_DIR]     (default: build/bench)
+#
+# Builds nothing: build `airlock airlock-worker stdio_load http_load` and the
+# plugins first, with the bench preset. The chain's four sanitizers are
+# airlock's own (in-process either way); only the tool moves. Each run is
+# bounded in calls and seconds, and the whole script takes about a minute.
+set -euo pipefail
+
+build=$(cd "${1:-build/bench}" && pwd)
+stdio_load=$build/tests/bench/stdio_load
+http_load=$build/tests/bench/http_load
+airlock=$build/host/airlock
+plugins=$build/plugins
+for f in "$stdio_load" "$http_load" "$airlock" "$build/host/airlock-worker" "$plugins/example_echo.so" \
+         "$plugins/airlock_strip_control.so" "$plugins/airlock_inert_urls.so" "$plugins/airlock_escape_markup.so" \
+         "$plugins/airlock_redact_secrets.so"; do
+  [[ -e $f ]] || { echo "run_isolation_bench: missing $f (build it first)" >&2; exit 2; }
+done
+export GLIBC_TUNABLES=glibc.malloc.trim_threshold=67108864:glibc.malloc.mmap_threshold=67108864
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/airlock-isolation-bench-XXXXXX")
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The sanitizers from airlock's own directory (in-process); the tool from a
+# directory of its own, which the default policy isolates. AIRLOCK_ISOLATION
+# = in-process puts it back in the server for the reference runs.
+mkdir "$work/vendor"
+cp "$plugins/example_echo.so" "$work/vendor/"
+mkdir "$work/own"
+for p in airlock_strip_control airlock_inert_urls airlock_escape_markup airlock_redact_secrets; do
+  ln -s "$plugins/$p.so" "$work/own/$p.so"
+done
+cat >"$work/airlock.toml" <<TOML
+[server]
+name = "bench"
+max_message_bytes = 1048576
+workers = 4
+
+[plugins]
+dirs = ["$work/own", "$work/vendor"]
+on_error = "fail"
+
+[isolation]
+in_process = ["$work/own"]
+
+[chains.default]
+steps = ["airlock.strip-control", "airlock.inert-urls", "airlock.escape-markup", "airlock.redact-secrets"]
+
+[transport.http]
+access_log = false
+TOML
+
+rate() { sed -n 's/.*calls\/s=\([0-9]*\).*/\1/p' <<<"$1"; }
+ratio() { echo "$(( $1 > 0 ? 100 * $2 / $1 : 0 ))%"; }
+
+echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), compilers running: $(pgrep -c cc1plus || true)"
+declare -A calls=([64]=30000 [1024]=20000 [65536]=2000 [262144]=600)
+status=0
+printf '%-6s %-9s %13s %13s %7s\n' via payload in-process/s isolated/s ratio
+for payload in 64 1024 65536 262144; do
+  args=(--calls "${calls[$payload]}" --inflight 32 --payload "$payload" --tool example.echo)
+  inproc=$(AIRLOCK_ISOLATION=in-process timeout 120 "$stdio_load" --server "$airlock serve --config $work/airlock.toml" "${args[@]}") || status=1
+  isolated=$(timeout 120 "$stdio_load" --server "$airlock serve --config $work/airlock.toml" "${args[@]}") || status=1
+  printf '%-6s %-9s %13s %13s %7s\n' stdio "${payload}B" "$(rate "$inproc")" "$(rate "$isolated")" \
+    "$(ratio "$(rate "$inproc")" "$(rate "$isolated")")"
+done
+
+# start VAR ENV...: an HTTP server on port 0; its URL in $url.
+start() {
+  local log=$work/$1.log; shift
+  : >"$log"
+  env "$@" "$airlock" serve --config "$work/airlock.toml" --http 127.0.0.1:0 2>>"$log" &
+  pid=$!
+  pids+=("$pid")
+  for _ in $(seq 100); do
+    url=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$log")
+    [[ -n $url ]] && return 0
+    sleep 0.1
+  done
+  echo "run_isolation_bench: airlock did not start" >&2
+  cat "$log" >&2
+  exit 1
+}
+start inproc AIRLOCK_ISOLATION=in-process
+inproc_url=$url
+inproc_pid=$pid
+start isolated AIRLOCK_ISOLATION=
+isolated_url=$url
+isolated_pid=$pid
+for payload in 64 1024 65536 262144; do
+  args=(--connections 32 --calls 200000 --max-seconds 3 --payload "$payload" --mode json)
+  inproc=$(timeout 60 "$http_load" --url "$inproc_url" "${args[@]}") || status=1
+  isolated=$(timeout 60 "$http_load" --url "$isolated_url" "${args[@]}") || status=1
+  printf '%-6s %-9s %13s %13s %7s\n' http "${payload}B" "$(rate "$inproc")" "$(rate "$isolated")" \
+    "$(ratio "$(rate "$inproc")" "$(rate "$isolated")")"
+done
+
+# A worker: how long the server takes to start it and load the plugin (the
+# gap the log shows), and what it holds at rest.
+worker=$(pgrep -P "$isolated_pid" -f airlock-worker | head -1)
+rss() { sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$1/status"; }
+echo "idle RSS: server in-process $(rss "$inproc_pid") kB; server isolated $(rss "$isolated_pid") kB + worker $(rss "$worker") kB"
+start_ms() {
+  local begin end
+  begin=$(date +%s%N)
+  printf '' | AIRLOCK_ISOLATION=$1 "$airlock" serve --config "$work/airlock.toml" 2>/dev/null
+  end=$(date +%s%N)
+  echo $(( (end - begin) / 1000000 ))
+}
+echo "start-up to stop over stdio: in-process $(start_ms in-process) ms, one worker $(start_ms "") ms, every plugin isolated $(start_ms process) ms"
+exit $status
