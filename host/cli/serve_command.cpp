@@ -182,18 +182,27 @@ int serve_http(const Loaded& loaded, std::string_view listen) {
   return finish(executor);
 }
 
-// Over stdio, fd 1 is the protocol stream, and only the host may write to
-// it: a plugin's printf (or a JSON-RPC line it forges) would land between
-// the host's messages. So before any plugin loads, the transport gets a
-// close-on-exec copy of it, which no child inherits, and fd 1 becomes
-// stderr, the log, where a plugin's stray output belongs. -1 on failure.
-int take_protocol_stdout() {
-  const int out = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-  if (out < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) >= 0) return out;
+// Over stdio, fds 0 and 1 are the protocol stream, and only the host may
+// use them: a plugin's printf (or a JSON-RPC line it forges) would land
+// between the host's messages, and a plugin reading stdin would eat the
+// client's requests. So before any plugin loads, the transport gets a
+// close-on-exec copy of each, which no child inherits, and `fd` becomes
+// `replacement`: stderr for fd 1 (the log, where a plugin's stray output
+// belongs), /dev/null for fd 0. -1 on failure.
+int take_protocol_fd(int fd, int replacement) {
+  const int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+  if (copy < 0 || ::dup2(replacement, fd) >= 0) return copy;
   const int err = errno;
-  ::close(out);
+  ::close(copy);
   errno = err;
   return -1;
+}
+
+// Gives `fd` back its stream (the config serves HTTP after all).
+void give_back(int copy, int fd) {
+  if (copy < 0) return;
+  ::dup2(copy, fd);
+  ::close(copy);
 }
 
 }  // namespace
@@ -201,9 +210,16 @@ int take_protocol_stdout() {
 int serve_command(const std::filesystem::path& config_file, const std::optional<std::string>& http_listen) {
   // Only the config, read together with loading the plugins, can say it
   // serves HTTP: so the stream is taken first and given back then.
-  const int protocol_out = http_listen ? -1 : take_protocol_stdout();
+  const int protocol_out = http_listen ? -1 : take_protocol_fd(STDOUT_FILENO, STDERR_FILENO);
   if (!http_listen && protocol_out < 0) {
     spdlog::error("stdout: cannot keep the protocol stream from plugins: {}", std::strerror(errno));
+    return 1;
+  }
+  const int null_in = http_listen ? -1 : ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  const int protocol_in = null_in < 0 ? -1 : take_protocol_fd(STDIN_FILENO, null_in);
+  if (null_in >= 0) ::close(null_in);
+  if (!http_listen && protocol_in < 0) {
+    spdlog::error("stdin: cannot keep the protocol stream from plugins: {}", std::strerror(errno));
     return 1;
   }
   auto loaded = load_everything(config_file);
@@ -213,10 +229,8 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
   }
   const std::optional<std::string> listen = http_listen ? http_listen : loaded->config.http.listen;
   if (listen) {
-    if (protocol_out >= 0) {  // not stdio after all: fd 1 is stdout again
-      ::dup2(protocol_out, STDOUT_FILENO);
-      ::close(protocol_out);
-    }
+    give_back(protocol_out, STDOUT_FILENO);  // not stdio after all
+    give_back(protocol_in, STDIN_FILENO);
     return serve_http(*loaded, *listen);
   }
   announce(*loaded, "stdio");
@@ -236,7 +250,7 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
   }
   ServerState state = make_state(*loaded, executor, timer, nullptr, fetcher, *sealer);
   state.tasks = tasks->get();
-  StdioTransport transport(STDIN_FILENO, protocol_out, loaded->config.server.max_message_bytes);
+  StdioTransport transport(protocol_in, protocol_out, loaded->config.server.max_message_bytes);
   {
     Session session(state, [&transport](std::string message, Outbound) {
       if (!message.empty()) transport.write(message);
