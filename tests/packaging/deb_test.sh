@@ -182,8 +182,9 @@ unit=$root/lib/systemd/system/airlock.service
 for setting in 'User=airlock' 'StateDirectory=airlock' 'NoNewPrivileges=yes' 'ProtectSystem=strict' \
   'ProtectHome=yes' 'PrivateTmp=yes' 'PrivateDevices=yes' 'ProtectKernelTunables=yes' 'ProtectKernelModules=yes' \
   'ProtectKernelLogs=yes' 'ProtectControlGroups=yes' 'RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX' \
-  'RestrictNamespaces=yes' 'LockPersonality=yes' 'MemoryDenyWriteExecute=yes' \
+  'RestrictNamespaces=user net' 'LockPersonality=yes' 'MemoryDenyWriteExecute=yes' \
   'SystemCallFilter=@system-service' 'CapabilityBoundingSet=' \
+  'SystemCallFilter=seccomp landlock_create_ruleset landlock_add_rule landlock_restrict_self' \
   'ExecStart=/usr/bin/airlock serve -c /etc/airlock/airlock.toml'; do
   grep -qxF "$setting" "$unit" || fail "airlock.service lacks '$setting'"
 done
