@@ -418,3 +418,61 @@ TEST(IsolatedSanitizer, ACrashWithholdsTheResultAndItsCanaryReachesNeitherClient
 
 }  // namespace
 }  // namespace airlock::test
+
+namespace airlock::test {
+namespace {
+
+// Takes AIRLOCK_ISOLATION out of the environment the servers of one test
+// inherit, so the case runs under the config's policy in every CI run.
+class WithoutOverride {
+ public:
+  WithoutOverride() {
+    if (const char* value = std::getenv("AIRLOCK_ISOLATION")) saved_ = value;
+    unsetenv("AIRLOCK_ISOLATION");
+  }
+  ~WithoutOverride() {
+    if (!saved_.empty()) setenv("AIRLOCK_ISOLATION", saved_.c_str(), 1);
+  }
+  WithoutOverride(const WithoutOverride&) = delete;
+  WithoutOverride& operator=(const WithoutOverride&) = delete;
+
+ private:
+  std::string saved_;
+};
+
+// What an operator reads to know how each plugin runs. The default policy
+// (no AIRLOCK_ISOLATION): airlock's own directory in-process, the rest in a
+// worker whose confinement is named layer by layer.
+TEST(IsolationList, SaysHowEachPluginRunsAndWhichLayersAreInEffect) {
+  WithoutOverride policy_from_config;
+  TempConfig config(hostile_config(""));
+  const RunResult r = run(list_argv(config.path()), 10s);
+  ASSERT_TRUE(r.exit_code) << r.err;
+  ASSERT_EQ(0, *r.exit_code) << r.out << r.err;
+  const std::size_t hostile = r.out.find("hostile.so");
+  const std::size_t echo = r.out.find("example_echo.so");
+  ASSERT_NE(std::string::npos, hostile) << r.out;
+  ASSERT_NE(std::string::npos, echo) << r.out;
+  const std::string hostile_entry = r.out.substr(hostile, r.out.find('\n', r.out.find("isolation:", hostile)) - hostile);
+  const std::string echo_entry = r.out.substr(echo, r.out.find('\n', r.out.find("isolation:", echo)) - echo);
+  EXPECT_THAT(hostile_entry, HasSubstr("isolation: process (no_new_privs, seccomp, "));
+  EXPECT_THAT(hostile_entry, HasSubstr("landlock(ABI "));
+  EXPECT_THAT(hostile_entry, HasSubstr("memory 1024 MiB, 4 calls at once"));
+  EXPECT_THAT(echo_entry, HasSubstr("isolation: in-process (airlock's own plugin directory)"));
+}
+
+// An operator's opt-in puts a third-party directory back in the server, and
+// says so.
+TEST(IsolationList, SaysWhenTheOperatorTrustsADirectory) {
+  WithoutOverride policy_from_config;
+  TempConfig config(hostile_config("in_process = [\"" + fixture_dir("hostile").string() + "\"]\n"));
+  const RunResult r = run(list_argv(config.path()), 10s);
+  ASSERT_TRUE(r.exit_code) << r.err;
+  ASSERT_EQ(0, *r.exit_code) << r.out << r.err;
+  const std::size_t hostile = r.out.find("hostile.so");
+  ASSERT_NE(std::string::npos, hostile) << r.out;
+  EXPECT_THAT(r.out.substr(hostile, 300), HasSubstr("isolation: in-process (directory opted in by [isolation] in_process"));
+}
+
+}  // namespace
+}  // namespace airlock::test
