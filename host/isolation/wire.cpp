@@ -4,6 +4,7 @@
 // kernel allows.
 #include "isolation/wire.hpp"
 
+#include <algorithm>
 #include <cerrno>
 
 #include <sys/socket.h>
@@ -73,8 +74,17 @@ bool recv_frame(int fd, Frame& out) {
   if (length > kMaxBody) return false;
   out.kind = static_cast<Kind>(static_cast<unsigned char>(header[4]));
   std::memcpy(&out.id, header + 5, 8);
-  out.body.resize(length);
-  return read_exact(fd, out.body.data(), length);
+  // Grown as the bytes come, a megabyte at a time: the header is the
+  // peer's word, not yet a reason to allocate.
+  constexpr std::size_t kStep = std::size_t{1} << 20;
+  out.body.clear();
+  while (out.body.size() < length) {
+    const std::size_t at = out.body.size();
+    const std::size_t step = std::min<std::size_t>(kStep, length - at);
+    out.body.resize(at + step);
+    if (!read_exact(fd, out.body.data() + at, step)) return false;
+  }
+  return true;
 }
 
 }  // namespace airlock::isolation

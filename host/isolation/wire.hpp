@@ -55,9 +55,9 @@ inline constexpr std::uint8_t kTextChanged = 1;
 inline constexpr std::uint8_t kTextFailed = 2;         // the step returned another status
 inline constexpr std::uint8_t kTextWroteUnchanged = 3;  // the step wrote output and returned UNCHANGED
 
-// The largest body either side accepts: bigger than any result the server
-// would pass on (max_result_bytes is at most 1 GiB, and a result that large
-// is withheld long before it crosses here).
+// The largest body either side accepts. A worker's frame is read as it
+// arrives, never allocated from its header alone, so a worker that claims a
+// huge frame costs the server nothing until it sends the bytes.
 inline constexpr std::size_t kMaxBody = std::size_t{1} << 30;
 
 class WireWriter {

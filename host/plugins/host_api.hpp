@@ -3,6 +3,7 @@
 #pragma once
 
 #include "egress/egress_policy.hpp"
+#include "plugins/abi_values.hpp"
 #include "egress/fetcher.hpp"
 #include "plugins/content_catalog.hpp"
 #include "plugins/plugin_types.hpp"
@@ -87,19 +88,6 @@ const airlock_host_api& host_api();
 // A logger named after a plugin, writing where the host's default logger does.
 std::shared_ptr<spdlog::logger> make_plugin_logger(const std::string& name);
 
-// Copies an airlock_str into a std::string; {NULL, n} reads as empty.
-inline std::string_view view(airlock_str s) { return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view(); }
-inline airlock_str borrow(std::string_view s) { return airlock_str{s.data(), s.size()}; }
-
-// Reads a plugin struct by the size the plugin compiled it with: fields past
-// that size are left zeroed, so an older plugin reads as "not set".
-template <class T>
-T read_sized(const T* in) {
-  T out{};
-  if (!in) return out;
-  std::memcpy(&out, in, std::min<std::size_t>(in->struct_size, sizeof(T)));
-  return out;
-}
 }  // namespace airlock::host
 
 // One plugin while it is loading and for as long as it stays loaded.

@@ -1,11 +1,13 @@
 #include "isolation/worker/hook_runner.hpp"
 
+#include "plugins/abi_values.hpp"
+
 #include <exception>
 
 namespace airlock::isolation {
 namespace {
 
-airlock_str borrow(std::string_view s) { return airlock_str{s.data(), s.size()}; }
+using host::borrow;
 
 // The request context a result sanitizer, a read, a get or a completion
 // gets, as the server encoded it; borrows from the frame's body.

@@ -8,6 +8,7 @@
 // call), and the sanitizer writers (their output travels back with the
 // hook's answer).
 #include "isolation/worker/worker_plugin.hpp"
+#include "plugins/abi_values.hpp"
 
 #include <boost/json/parse.hpp>
 
@@ -20,20 +21,11 @@ namespace {
 WorkerChannel* g_channel = nullptr;
 WorkerPlugin* g_plugin = nullptr;
 
-std::string_view view(airlock_str s) { return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view(); }
+using host::read_sized;
+using host::view;
 
 std::string_view bytes(const void* p, std::size_t n) {
   return p ? std::string_view(static_cast<const char*>(p), n) : std::string_view();
-}
-
-// Reads a plugin struct by the size it was compiled with (see read_sized in
-// plugins/host_api.hpp): fields past it read as zero.
-template <class T>
-T read_sized(const T* in) {
-  T out{};
-  if (!in) return out;
-  std::memcpy(&out, in, std::min<std::size_t>(in->struct_size, sizeof(T)));
-  return out;
 }
 
 // Forwards one function and reads its status; `reply` gets the rest.
