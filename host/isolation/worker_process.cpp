@@ -12,12 +12,14 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -61,12 +63,34 @@ std::vector<std::string> worker_environment(const std::filesystem::path& temp) {
   return env;
 }
 
+constexpr std::string_view kTempPrefix = "airlock-worker-";
+
+// A server killed outright (SIGKILL, a crash) leaves its workers' temp
+// directories behind. Each is named after the server's pid; once per
+// process the directories of servers that no longer run are removed (only
+// our own: a directory another user made is not ours to judge).
+void sweep_stale_temp_dirs(const std::filesystem::path& temp) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(temp, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with(kTempPrefix)) continue;
+    struct stat st {};
+    if (lstat(entry.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) continue;
+    const long pid = std::strtol(name.c_str() + kTempPrefix.size(), nullptr, 10);
+    if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    std::filesystem::remove_all(entry.path(), ec);
+  }
+}
+
 }  // namespace
 
 Result<std::shared_ptr<WorkerProcess>> WorkerProcess::spawn(const Options& options, Inbox& boot) {
   const std::string where = options.file.string();
   std::error_code ec;
-  std::string pattern = (std::filesystem::temp_directory_path(ec) / "airlock-worker-XXXXXX").string();
+  const std::filesystem::path temp_root = std::filesystem::temp_directory_path(ec);
+  static std::once_flag swept;
+  std::call_once(swept, [&] { sweep_stale_temp_dirs(temp_root); });
+  std::string pattern = (temp_root / fmt::format("{}{}-XXXXXX", kTempPrefix, getpid())).string();
   if (!mkdtemp(pattern.data()))
     return Error{fmt::format("{}: cannot make the worker's temp directory: {}", where, std::strerror(errno))};
   const std::filesystem::path temp = pattern;
