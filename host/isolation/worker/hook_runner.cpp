@@ -54,9 +54,14 @@ HookRunner::HookRunner(WorkerChannel& channel, WorkerPlugin& plugin, unsigned th
 
 bool HookRunner::start(Frame frame) {
   switch (frame.kind) {
-    case Kind::call_tool:
     case Kind::sanitize_text:
     case Kind::sanitize_result:
+      // A sanitizer answers through its writer alone and waits on no host
+      // reply, so it runs here on the reader, at once: never queued behind
+      // the plugin's own long tool calls, where its deadline would run out.
+      run(frame);
+      return true;
+    case Kind::call_tool:
     case Kind::read_resource:
     case Kind::get_prompt:
     case Kind::complete: break;

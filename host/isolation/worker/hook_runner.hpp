@@ -22,8 +22,8 @@ class HookRunner {
   HookRunner(const HookRunner&) = delete;
   HookRunner& operator=(const HookRunner&) = delete;
 
-  // Queues the hook a server frame asks for. Returns false for a frame that
-  // is not a hook call.
+  // Queues the hook a server frame asks for (a sanitizer's runs at once, on
+  // the calling thread). Returns false for a frame that is not a hook call.
   bool start(Frame frame);
   // The server cancelled hook call `id`: its is_cancelled turns true.
   void cancel(std::uint64_t id);
