@@ -650,7 +650,7 @@ class ConfigReader {
         if (auto value = integer_value(node, path, 64, 1'048'576))
           isolation.memory_mb = static_cast<std::uint32_t>(*value);
       } else if (name == "max_workers") {
-        if (auto value = integer_value(node, path, 1, 256)) isolation.max_workers = static_cast<std::uint32_t>(*value);
+        if (auto value = integer_value(node, path, 1, 64)) isolation.max_workers = static_cast<std::uint32_t>(*value);
       } else if (name == "cancel_grace_ms") {
         if (auto value = integer_value(node, path, 10, 600'000))
           isolation.cancel_grace_ms = static_cast<std::uint32_t>(*value);
@@ -670,7 +670,7 @@ class ConfigReader {
             if (limit.str() == "memory_mb") {
               if (auto v = integer_value(value, limit_path, 64, 1'048'576)) entry.memory_mb = static_cast<std::uint32_t>(*v);
             } else if (limit.str() == "max_workers") {
-              if (auto v = integer_value(value, limit_path, 1, 256)) entry.max_workers = static_cast<std::uint32_t>(*v);
+              if (auto v = integer_value(value, limit_path, 1, 64)) entry.max_workers = static_cast<std::uint32_t>(*v);
             } else {
               report_unknown_key(limit, file_path);
             }

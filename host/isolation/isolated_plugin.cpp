@@ -18,8 +18,8 @@ using isolation::WireReader;
 using isolation::WireWriter;
 using Clock = std::chrono::steady_clock;
 
-// How often a waiting hook looks at its call's cancellation and deadline:
-// airlock_call has a flag to poll, not a way to be woken.
+// How long a hook waits for a free lane before it looks at its call's
+// cancellation and deadline (a lane's own reads time out as often).
 constexpr std::chrono::milliseconds kPollInterval{20};
 constexpr std::chrono::milliseconds kStopGrace{2000};
 
@@ -193,42 +193,45 @@ void IsolatedPlugin::stop() {
 IsolatedPlugin::Outcome IsolatedPlugin::run(WorkerProcess& worker, Kind kind, std::string_view body,
                                             const Target& target, const std::atomic<bool>* cancelled,
                                             std::optional<std::chrono::milliseconds> limit) {
-  Inbox inbox;
-  const std::uint64_t id = worker.next_id();
-  worker.attach(id, inbox);
-  struct Detach {
-    WorkerProcess& worker;
-    std::uint64_t id;
-    ~Detach() { worker.detach(id); }
-  } detach{worker, id};
-  if (!worker.send(kind, id, body)) return Outcome{};
-
-  const bool polling = cancelled || limit;
   const auto start = Clock::now();
+  const bool sanitizer = kind == Kind::sanitize_text || kind == Kind::sanitize_result;
+  const auto died = [&] {
+    worker.kill();  // a lane that reads as closed while the process lives: make it so
+    worker.wait_dead(kStopGrace);
+    {
+      std::lock_guard lock(death_mutex_);
+      last_death_ = worker.ending();
+    }
+    deaths_.fetch_add(1);
+    return Outcome{};
+  };
+
+  // A lane first: every one may be busy with hooks of this plugin.
+  Lane* lane = nullptr;
+  while (!(lane = worker.take_lane(sanitizer, kPollInterval))) {
+    if (worker.dead()) return died();
+    if (cancelled && cancelled->load(std::memory_order_relaxed))
+      return Outcome{false, AIRLOCK_STATUS_CANCELLED, std::string(4, '\0')};  // no result setters
+    if (limit && Clock::now() - start > *limit) return Outcome{false, AIRLOCK_STATUS_INTERNAL, {}};
+  }
+  struct GiveBack {
+    WorkerProcess& worker;
+    Lane* lane;
+    ~GiveBack() { worker.give_back(lane); }
+  } give_back{worker, lane};
+
+  const std::uint64_t id = worker.next_id();
+  if (!isolation::send_frame(lane->fd, kind, id, body)) return died();
+
   std::optional<Clock::time_point> cancelled_at;
   bool killed = false;
   for (;;) {
     Frame frame;
-    bool have = false;
-    bool dead = false;
-    {
-      std::unique_lock lock(inbox.mutex);
-      const auto ready = [&] { return !inbox.frames.empty() || inbox.dead; };
-      if (polling)
-        inbox.ready.wait_for(lock, kPollInterval, ready);
-      else
-        inbox.ready.wait(lock, ready);
-      if (!inbox.frames.empty()) {
-        frame = std::move(inbox.frames.front());
-        inbox.frames.pop_front();
-        have = true;
-      } else {
-        dead = inbox.dead;
-      }
-    }
-    if (have) {
+    const isolation::Received got = isolation::recv_frame(lane->fd, frame, lane->buffer);
+    if (got == isolation::Received::frame) {
       WireReader in(frame.body);
       if (frame.kind == Kind::done) {
+        if (frame.id != id) continue;  // a hook before ours, given up on
         Outcome outcome;
         outcome.died = false;
         outcome.status = in.i32();
@@ -238,20 +241,28 @@ IsolatedPlugin::Outcome IsolatedPlugin::run(WorkerProcess& worker, Kind kind, st
         return outcome;
       }
       if (frame.kind == Kind::host_call) {
-        in.u64();
+        const std::uint64_t scope = in.u64();
         const auto fn = static_cast<isolation::Fn>(in.u32());
-        std::string reply = hook_call(fn, in, target);
-        if (frame.id != 0) worker.send(Kind::reply, frame.id, reply);
+        std::string reply;
+        if (scope == id) {
+          reply = hook_call(fn, in, target);
+        } else {
+          // A plugin thread still acting for a hook that has returned.
+          WireWriter w;
+          w.i32(AIRLOCK_STATUS_CANCELLED);
+          reply = w.take();
+        }
+        if (frame.id != 0) isolation::send_frame(lane->fd, Kind::reply, frame.id, reply);
+        continue;
       }
-      continue;
+      logger_->error("worker (pid {}) sent a frame of kind {} on a hook's lane; stopping it", worker.pid(),
+                     static_cast<int>(frame.kind));
+      return died();
     }
-    if (dead) {
-      {
-        std::lock_guard lock(death_mutex_);
-        last_death_ = worker.ending();
-      }
-      deaths_.fetch_add(1);
-      return Outcome{};
+    if (got != isolation::Received::timeout) {
+      if (got == isolation::Received::broken)
+        logger_->error("worker (pid {}) sent a malformed frame; stopping it", worker.pid());
+      return died();
     }
     if (killed) continue;
     const auto now = Clock::now();

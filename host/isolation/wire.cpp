@@ -1,30 +1,75 @@
-// Frames on a stream socket: a 13-byte header (u32 body length, u8 kind,
-// u64 id) and the body, written with one writev so a frame is never
-// interleaved with another writer's, and read with as few reads as the
-// kernel allows.
+// Frames as messages: a 13-byte header (u32 body length, u8 kind, u64 id)
+// and the body in one sendmsg, or the header alone with the body in a
+// sealed memfd riding along as SCM_RIGHTS.
 #include "isolation/wire.hpp"
 
-#include <algorithm>
 #include <cerrno>
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
-#include <sys/uio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace airlock::isolation {
 namespace {
 
-constexpr std::size_t kHeader = 4 + 1 + 8;
+// What a body's memfd must be sealed against before its reader trusts the
+// length it checked: neither grown, shrunk nor written again.
+constexpr int kBodySeals = F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE;
 
-bool read_exact(int fd, char* p, std::size_t n) {
-  while (n > 0) {
-    const ssize_t got = ::read(fd, p, n);
-    if (got > 0) {
-      p += got;
-      n -= static_cast<std::size_t>(got);
-    } else if (got == 0 || errno != EINTR) {
-      return false;
+void encode_header(char (&header)[kHeaderSize], Kind kind, std::uint64_t id, std::size_t length) {
+  const auto n = static_cast<std::uint32_t>(length);
+  std::memcpy(header, &n, 4);
+  header[4] = static_cast<char>(kind);
+  std::memcpy(header + 5, &id, 8);
+}
+
+bool send_message(int fd, msghdr& message) {
+  for (;;) {
+    // MSG_NOSIGNAL: a dead peer is an error to return, not a SIGPIPE.
+    if (::sendmsg(fd, &message, MSG_NOSIGNAL) >= 0) return true;
+    if (errno != EINTR) return false;
+  }
+}
+
+// A memfd holding `body`, sealed; -1 when one cannot be made.
+int sealed_body(std::string_view body) {
+  const int fd = memfd_create("airlock-frame", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (fd < 0) return -1;
+  std::size_t done = 0;
+  while (done < body.size()) {
+    const ssize_t n = ::write(fd, body.data() + done, body.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      close(fd);
+      return -1;
     }
+    done += static_cast<std::size_t>(n);
+  }
+  if (fcntl(fd, F_ADD_SEALS, kBodySeals | F_SEAL_SEAL) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// The body of a frame that came as a memfd: only a sealed one of exactly
+// the announced length is read, so the sender can change nothing after
+// the check and a pipe or socket cannot make the reader block.
+bool read_sealed_body(int fd, std::uint32_t length, std::string& body) {
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  const int seals = fcntl(fd, F_GET_SEALS);
+  if (seals < 0 || (seals & kBodySeals) != kBodySeals) return false;
+  if (st.st_size != static_cast<off_t>(length)) return false;
+  body.resize(length);
+  std::size_t done = 0;
+  while (done < length) {
+    const ssize_t n = ::pread(fd, body.data() + done, length - done, static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
   }
   return true;
 }
@@ -33,58 +78,86 @@ bool read_exact(int fd, char* p, std::size_t n) {
 
 bool send_frame(int fd, Kind kind, std::uint64_t id, std::string_view body) {
   if (body.size() > kMaxBody) return false;
-  char header[kHeader];
-  const auto length = static_cast<std::uint32_t>(body.size());
-  std::memcpy(header, &length, 4);
-  header[4] = static_cast<char>(kind);
-  std::memcpy(header + 5, &id, 8);
-  iovec parts[2] = {{header, kHeader}, {const_cast<char*>(body.data()), body.size()}};
-  int count = body.empty() ? 1 : 2;
-  iovec* next = parts;
-  while (count > 0) {
-    // sendmsg, not writev: MSG_NOSIGNAL keeps a dead peer from raising
-    // SIGPIPE in the writer.
-    msghdr message{};
-    message.msg_iov = next;
-    message.msg_iovlen = static_cast<std::size_t>(count);
-    const ssize_t sent = ::sendmsg(fd, &message, MSG_NOSIGNAL);
-    if (sent < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    auto left = static_cast<std::size_t>(sent);
-    while (count > 0 && left >= next->iov_len) {
-      left -= next->iov_len;
-      ++next;
-      --count;
-    }
-    if (count > 0) {
-      next->iov_base = static_cast<char*>(next->iov_base) + left;
-      next->iov_len -= left;
-    }
+  char header[kHeaderSize];
+  encode_header(header, kind, id, body.size());
+  msghdr message{};
+  if (body.size() <= kInlineMax) {
+    iovec parts[2] = {{header, kHeaderSize}, {const_cast<char*>(body.data()), body.size()}};
+    message.msg_iov = parts;
+    message.msg_iovlen = body.empty() ? 1 : 2;
+    return send_message(fd, message);
   }
-  return true;
+  const int body_fd = sealed_body(body);
+  if (body_fd < 0) return false;
+  iovec part{header, kHeaderSize};
+  message.msg_iov = &part;
+  message.msg_iovlen = 1;
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  message.msg_control = control;
+  message.msg_controllen = sizeof control;
+  cmsghdr* c = CMSG_FIRSTHDR(&message);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int));
+  std::memcpy(CMSG_DATA(c), &body_fd, sizeof body_fd);
+  const bool sent = send_message(fd, message);
+  close(body_fd);
+  return sent;
 }
 
-bool recv_frame(int fd, Frame& out) {
-  char header[kHeader];
-  if (!read_exact(fd, header, kHeader)) return false;
-  std::uint32_t length = 0;
-  std::memcpy(&length, header, 4);
-  if (length > kMaxBody) return false;
-  out.kind = static_cast<Kind>(static_cast<unsigned char>(header[4]));
-  std::memcpy(&out.id, header + 5, 8);
-  // Grown as the bytes come, a megabyte at a time: the header is the
-  // peer's word, not yet a reason to allocate.
-  constexpr std::size_t kStep = std::size_t{1} << 20;
-  out.body.clear();
-  while (out.body.size() < length) {
-    const std::size_t at = out.body.size();
-    const std::size_t step = std::min<std::size_t>(kStep, length - at);
-    out.body.resize(at + step);
-    if (!read_exact(fd, out.body.data() + at, step)) return false;
+Received recv_frame(int fd, Frame& out, std::string& buffer) {
+  // One byte over the largest message we send, so a longer one is seen
+  // as truncated rather than taken for whole.
+  if (buffer.size() < kHeaderSize + kInlineMax + 1) buffer.resize(kHeaderSize + kInlineMax + 1);
+  iovec part{buffer.data(), buffer.size()};
+  // Room for one descriptor; the kernel closes any more and says so.
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+  msghdr message{};
+  message.msg_iov = &part;
+  message.msg_iovlen = 1;
+  message.msg_control = control;
+  message.msg_controllen = sizeof control;
+  ssize_t got;
+  do {
+    got = ::recvmsg(fd, &message, MSG_CMSG_CLOEXEC);
+  } while (got < 0 && errno == EINTR);
+  if (got < 0) return errno == EAGAIN || errno == EWOULDBLOCK ? Received::timeout : Received::closed;
+
+  int body_fd = -1;
+  for (cmsghdr* c = CMSG_FIRSTHDR(&message); c; c = CMSG_NXTHDR(&message, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+    const std::size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    for (std::size_t i = 0; i < count; ++i) {
+      int received;
+      std::memcpy(&received, CMSG_DATA(c) + i * sizeof(int), sizeof received);
+      if (body_fd < 0)
+        body_fd = received;
+      else
+        close(received);  // more than one: broken, below
+    }
   }
-  return true;
+  struct CloseBody {
+    int fd;
+    ~CloseBody() {
+      if (fd >= 0) close(fd);
+    }
+  } close_body{body_fd};
+
+  if (got == 0 && body_fd < 0) return Received::closed;
+  const auto size = static_cast<std::size_t>(got);
+  if ((message.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || size < kHeaderSize) return Received::broken;
+  std::uint32_t length = 0;
+  std::memcpy(&length, buffer.data(), 4);
+  out.kind = static_cast<Kind>(static_cast<unsigned char>(buffer[4]));
+  std::memcpy(&out.id, buffer.data() + 5, 8);
+  if (body_fd < 0) {
+    if (length > kInlineMax || size != kHeaderSize + length) return Received::broken;
+    out.body.assign(buffer.data() + kHeaderSize, length);
+    return Received::frame;
+  }
+  // A body in a memfd is never one that would have fitted in the message.
+  if (size != kHeaderSize || length <= kInlineMax || length > kMaxBody) return Received::broken;
+  return read_sealed_body(body_fd, length, out.body) ? Received::frame : Received::broken;
 }
 
 }  // namespace airlock::isolation

@@ -1,5 +1,13 @@
-// The IPC between the server and a plugin's worker process: length-prefixed
-// frames on one stream socket, and a compact binary encoding of their bodies.
+// The IPC between the server and a plugin's worker process: frames, one per
+// message on SOCK_SEQPACKET sockets, and a compact binary encoding of their
+// bodies.
+//
+// A message is a frame whole (the kernel keeps its bounds), so any one of
+// several threads can take the next frame off a socket with one recv, and a
+// reader never reassembles a frame a byte count at a time. A body larger
+// than kInlineMax travels in a sealed memfd passed with the message instead:
+// one copy in, one copy out, never a writer blocked on a full socket buffer
+// while its reader wakes once per chunk.
 //
 // Both sides are airlock's own code from the same build, so the encoding has
 // no versioning: a body is the fields of its message in order, each integer
@@ -126,18 +134,32 @@ class WireReader {
   bool ok_ = true;
 };
 
+// The largest body a message carries inline; larger ones go in a memfd.
+inline constexpr std::size_t kInlineMax = std::size_t{64} << 10;
+// A message's header: u32 body length, u8 kind, u64 id.
+inline constexpr std::size_t kHeaderSize = 4 + 1 + 8;
+
 struct Frame {
   Kind kind{};
   std::uint64_t id = 0;
   std::string body;
 };
 
-// Writes one frame whole; false when the peer is gone. Not thread-safe:
-// each side serializes its writers.
+// Sends one frame as one message on a SOCK_SEQPACKET socket; false when the
+// peer is gone or the body is over kMaxBody. Messages are atomic, so threads
+// may send on one socket at once.
 bool send_frame(int fd, Kind kind, std::uint64_t id, std::string_view body);
 
-// Reads one frame; false on end of stream, an I/O error or a frame whose
-// length is over kMaxBody.
-bool recv_frame(int fd, Frame& out);
+enum class Received {
+  frame,    // `out` holds the next frame
+  closed,   // the peer closed its end (or sent an empty message)
+  timeout,  // the socket's SO_RCVTIMEO passed with nothing to read
+  broken,   // a message no sender of ours writes: short, truncated, a body
+            // in anything but a sealed memfd of the length it claims
+};
+
+// Takes the next frame off a SOCK_SEQPACKET socket. `buffer` is the
+// caller's, reused from call to call (grown to a whole inline message).
+Received recv_frame(int fd, Frame& out, std::string& buffer);
 
 }  // namespace airlock::isolation

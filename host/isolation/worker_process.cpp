@@ -45,20 +45,35 @@ std::string exit_text(int status) {
   return "stopped";
 }
 
-// A descriptor at 10 or above, close-on-exec: out of the way of the
-// numbers the worker expects its descriptors at (3 and 4), whatever the
-// server's own descriptors happen to be.
-int high_fd(int fd) {
-  const int high = fcntl(fd, F_DUPFD_CLOEXEC, 10);
-  return high;
-}
+// Where the worker finds its descriptors: the control socket, a pack
+// object's bytes, then one socket per lane.
+constexpr int kChildControl = 3;
+constexpr int kChildImage = 4;
+constexpr int kChildFirstLane = 5;
 
-// What the worker's environment holds: its temp dir, and the sanitizer
-// options a test build runs under. Nothing of the server's (tokens, keys,
-// database URLs) reaches a plugin.
+// How long a thread waiting on a lane sleeps before it looks at its call's
+// cancellation and deadline: airlock_call has a flag to poll, not a way to
+// be woken.
+constexpr timeval kLanePoll{0, 20'000};
+
+// A copy of `fd` above every number the worker expects its descriptors at,
+// close-on-exec: posix_spawn's dup2s then never overwrite a source before
+// it is copied.
+int high_fd(int fd, int above) { return fcntl(fd, F_DUPFD_CLOEXEC, above); }
+
+struct SocketPair {
+  int server = -1;
+  int child = -1;
+};
+
+// What the worker's environment holds: its temp dir, the sanitizer options
+// a test build runs under, and the allocator tuning the operator gave the
+// server (a plugin's large results allocate as they would in-process).
+// Nothing else of the server's (tokens, keys, database URLs) reaches a
+// plugin.
 std::vector<std::string> worker_environment(const std::filesystem::path& temp) {
   std::vector<std::string> env{"TMPDIR=" + temp.string(), "HOME=" + temp.string(), "LANG=C.UTF-8"};
-  for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"})
+  for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "GLIBC_TUNABLES"})
     if (const char* value = std::getenv(name)) env.push_back(std::string(name) + "=" + value);
   return env;
 }
@@ -95,26 +110,49 @@ Result<std::shared_ptr<WorkerProcess>> WorkerProcess::spawn(const Options& optio
     return Error{fmt::format("{}: cannot make the worker's temp directory: {}", where, std::strerror(errno))};
   const std::filesystem::path temp = pattern;
 
-  int pair[2];
-  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
-    return Error{fmt::format("{}: cannot make the worker's socket: {}", where, std::strerror(errno))};
+  // The control socket and one per lane (threads + 1: lane 0 is the
+  // sanitizers'). The child's ends are moved above the numbers they will
+  // take in the worker, then closed here once it has them.
+  const unsigned lane_count = options.threads + 1;
+  const int child_floor = kChildFirstLane + static_cast<int>(lane_count);
+  std::vector<SocketPair> pairs;
+  auto close_pairs = [&] {
+    for (auto& p : pairs) {
+      if (p.server >= 0) close(p.server);
+      if (p.child >= 0) close(p.child);
+    }
+  };
+  for (unsigned i = 0; i < 1 + lane_count; ++i) {
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
+      close_pairs();
+      return Error{fmt::format("{}: cannot make the worker's sockets: {}", where, std::strerror(errno))};
+    }
+    pairs.push_back({pair[0], high_fd(pair[1], child_floor)});
+    close(pair[1]);
+    if (pairs.back().child < 0) {
+      close_pairs();
+      return Error{fmt::format("{}: cannot make the worker's sockets: {}", where, std::strerror(errno))};
+    }
+  }
+  for (unsigned i = 1; i < pairs.size(); ++i)
+    setsockopt(pairs[i].server, SOL_SOCKET, SO_RCVTIMEO, &kLanePoll, sizeof kLanePoll);
   int err[2];
   if (pipe2(err, O_CLOEXEC) != 0) {
-    close(pair[0]);
-    close(pair[1]);
+    close_pairs();
     return Error{fmt::format("{}: cannot make the worker's stderr pipe: {}", where, std::strerror(errno))};
   }
-  const int child_channel = high_fd(pair[1]);
-  const int child_image = options.image_fd >= 0 ? high_fd(options.image_fd) : -1;
-  close(pair[1]);
+  const int child_image = options.image_fd >= 0 ? high_fd(options.image_fd, child_floor) : -1;
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-  posix_spawn_file_actions_adddup2(&actions, child_channel, 3);
-  if (child_image >= 0) posix_spawn_file_actions_adddup2(&actions, child_image, 4);
+  posix_spawn_file_actions_adddup2(&actions, pairs[0].child, kChildControl);
+  if (child_image >= 0) posix_spawn_file_actions_adddup2(&actions, child_image, kChildImage);
+  for (unsigned i = 0; i < lane_count; ++i)
+    posix_spawn_file_actions_adddup2(&actions, pairs[1 + i].child, kChildFirstLane + static_cast<int>(i));
 
   // Signals as a new process expects them: none blocked, none ignored.
   posix_spawnattr_t attr;
@@ -130,7 +168,7 @@ Result<std::shared_ptr<WorkerProcess>> WorkerProcess::spawn(const Options& optio
   const std::string worker = options.worker.string();
   const std::string object = child_image >= 0 ? std::string("/proc/self/fd/4") : where;
   const std::string memory = std::to_string(options.memory_mb);
-  const std::string threads = std::to_string(options.threads);
+  const std::string threads = std::to_string(lane_count);
   const std::string temp_text = temp.string();
   std::vector<char*> argv{const_cast<char*>(worker.c_str()), const_cast<char*>(where.c_str()),
                           const_cast<char*>(object.c_str()), const_cast<char*>(temp_text.c_str()),
@@ -144,30 +182,40 @@ Result<std::shared_ptr<WorkerProcess>> WorkerProcess::spawn(const Options& optio
   const int spawned = posix_spawn(&pid, worker.c_str(), &actions, &attr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
-  close(child_channel);
+  for (auto& p : pairs) {
+    close(p.child);
+    p.child = -1;
+  }
   if (child_image >= 0) close(child_image);
   close(err[1]);
   if (spawned != 0) {
-    close(pair[0]);
+    close_pairs();
     close(err[0]);
     std::filesystem::remove_all(temp, ec);
     return Error{fmt::format("{}: cannot start the worker {}: {}", where, worker, std::strerror(spawned))};
   }
 
-  std::shared_ptr<WorkerProcess> process(new WorkerProcess(pid, pair[0], err[0], temp, options.logger));
+  std::vector<int> lanes;
+  for (unsigned i = 1; i < pairs.size(); ++i) lanes.push_back(pairs[i].server);
+  std::shared_ptr<WorkerProcess> process(
+      new WorkerProcess(pid, pairs[0].server, std::move(lanes), err[0], temp, options.logger));
   process->attach(0, boot);
   process->reader_ = std::thread([p = process.get()] { p->read_loop(); });
   return process;
 }
 
-WorkerProcess::WorkerProcess(pid_t pid, int channel, int stderr_fd, std::filesystem::path temp_dir,
-                             std::shared_ptr<spdlog::logger> logger)
-    : pid_(pid), channel_(channel), stderr_fd_(stderr_fd), temp_dir_(std::move(temp_dir)), logger_(std::move(logger)) {}
+WorkerProcess::WorkerProcess(pid_t pid, int channel, std::vector<int> lanes, int stderr_fd,
+                             std::filesystem::path temp_dir, std::shared_ptr<spdlog::logger> logger)
+    : pid_(pid), channel_(channel), stderr_fd_(stderr_fd), temp_dir_(std::move(temp_dir)), logger_(std::move(logger)) {
+  for (int fd : lanes) lanes_.push_back(Lane{fd, {}});
+  lanes_free_.assign(lanes_.size(), true);
+}
 
 WorkerProcess::~WorkerProcess() {
   kill();
   if (reader_.joinable()) reader_.join();
   close(channel_);
+  for (const Lane& lane : lanes_) close(lane.fd);
   close(stderr_fd_);
   std::error_code ec;
   std::filesystem::remove_all(temp_dir_, ec);
@@ -195,8 +243,41 @@ void WorkerProcess::detach(std::uint64_t id) {
 
 bool WorkerProcess::send(Kind kind, std::uint64_t id, std::string_view body) {
   if (dead_.load()) return false;
-  std::lock_guard lock(write_mutex_);
   return isolation::send_frame(channel_, kind, id, body);
+}
+
+Lane* WorkerProcess::take_lane(bool sanitizer, std::chrono::milliseconds wait) {
+  std::unique_lock lock(lanes_mutex_);
+  Lane* taken = nullptr;
+  const auto free_one = [&] {
+    if (dead_.load()) return true;
+    // Tools and content take lanes 1..n; a sanitizer takes its own lane 0,
+    // or any other that happens to be free.
+    for (std::size_t i = sanitizer ? 0 : 1; i < lanes_.size(); ++i) {
+      if (lanes_free_[i]) {
+        lanes_free_[i] = false;
+        taken = &lanes_[i];
+        return true;
+      }
+    }
+    return false;
+  };
+  lane_freed_.wait_for(lock, wait, free_one);
+  return taken;
+}
+
+void WorkerProcess::give_back(Lane* lane) {
+  {
+    std::lock_guard lock(lanes_mutex_);
+    lanes_free_[static_cast<std::size_t>(lane - lanes_.data())] = true;
+  }
+  // Waiters want different lanes (lane 0 serves only sanitizers): wake all.
+  lane_freed_.notify_all();
+}
+
+void WorkerProcess::wait_dead(std::chrono::milliseconds limit) {
+  std::unique_lock lock(ending_mutex_);
+  ended_.wait_for(lock, limit, [&] { return dead_.load(); });
 }
 
 std::string WorkerProcess::ending() const {
@@ -242,7 +323,15 @@ void WorkerProcess::read_loop() {
     }
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
       Frame frame;
-      if (!isolation::recv_frame(channel_, frame)) break;
+      const isolation::Received got = isolation::recv_frame(channel_, frame, buffer_);
+      if (got == isolation::Received::timeout) continue;
+      if (got != isolation::Received::frame) {
+        if (got == isolation::Received::broken) {
+          logger_->error("worker (pid {}) sent a malformed frame; stopping it", pid_);
+          ::kill(pid_, SIGKILL);
+        }
+        break;
+      }
       route(std::move(frame));
     }
   }
@@ -340,8 +429,14 @@ void WorkerProcess::died() {
   {
     std::lock_guard lock(ending_mutex_);
     ending_ = ending;
+    dead_.store(true);
   }
-  dead_.store(true);
+  ended_.notify_all();
+  {
+    // A thread waiting for a lane learns there will be none.
+    std::lock_guard lock(lanes_mutex_);
+  }
+  lane_freed_.notify_all();
   if (!was_killed)
     logger_->error("worker (pid {}) {}; the calls it was running fail, and it restarts on the next call", pid_,
                    ending);

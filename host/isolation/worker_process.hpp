@@ -1,12 +1,14 @@
 // One running airlock-worker, as the server sees it: the process, its
-// socket, its stderr, and the hook calls waiting on it.
+// sockets, its stderr, and the hook calls waiting on it.
 //
-// A reader thread takes every frame the worker sends and hands it to the
-// hook call it belongs to (the `inbox` of the server thread that started
-// that call); host calls made for the plugin as a whole go to a handler that
-// runs on the reader thread itself. When the worker dies every waiting call
-// is woken at once with its inbox marked dead, and the death is logged with
-// the signal or exit status.
+// Hook calls travel on lanes: one socket pair per hook the worker runs at
+// once, each served in the worker by a thread of its own. A server thread
+// takes a free lane, sends its hook, and reads the answer and the host calls
+// the hook makes off that lane itself: a call wakes one thread on each side
+// and no other. The control socket carries the rest (init, the plugin's own
+// host calls, cancellations, shutdown); a reader thread takes its frames and
+// the worker's stderr. When the worker dies its lanes read as closed, every
+// waiter is woken, and the death is logged with the signal or exit status.
 #pragma once
 
 #include "isolation/wire.hpp"
@@ -15,6 +17,7 @@
 #include <spdlog/logger.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -25,6 +28,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <vector>
 
 #include <sys/types.h>
 
@@ -38,6 +42,12 @@ struct Inbox {
   bool dead = false;
 };
 
+// One lane's server end. Only the thread that took it reads or writes it.
+struct Lane {
+  int fd = -1;         // SO_RCVTIMEO'd, so a waiting thread looks up now and then
+  std::string buffer;  // recv_frame's, reused
+};
+
 class WorkerProcess {
  public:
   struct Options {
@@ -45,7 +55,7 @@ class WorkerProcess {
     std::filesystem::path file;    // the plugin, as the operator named it
     int image_fd = -1;             // a pack object's verified bytes; -1: map `file`
     std::uint64_t memory_mb = 1024;
-    unsigned threads = 4;
+    unsigned threads = 4;  // hooks at once: one lane each, and one more kept for sanitizers
     std::shared_ptr<spdlog::logger> logger;  // the plugin's: its stderr and its death go here
   };
   // A host call for the plugin as a whole (scope 0) after init: answers
@@ -68,8 +78,17 @@ class WorkerProcess {
   std::uint64_t next_id() { return next_id_.fetch_add(1, std::memory_order_relaxed); }
   void attach(std::uint64_t id, Inbox& inbox);
   void detach(std::uint64_t id);
-  // False when the worker is gone.
+  // False when the worker is gone. On the control socket.
   bool send(isolation::Kind kind, std::uint64_t id, std::string_view body);
+
+  // A free lane, waiting at most `wait` for one; null on time-out or when
+  // the worker is dead. Lane 0 is kept for sanitizers, which are short and
+  // wait on no host reply: a worker whose other lanes are all held by long
+  // tool calls still sanitizes at once.
+  Lane* take_lane(bool sanitizer, std::chrono::milliseconds wait);
+  void give_back(Lane* lane);
+  // Blocks until the reader has seen the worker die (bounded by `limit`).
+  void wait_dead(std::chrono::milliseconds limit);
   void kill();
   bool dead() const { return dead_.load(); }
   pid_t pid() const { return pid_; }
@@ -80,7 +99,7 @@ class WorkerProcess {
   void stop(std::chrono::milliseconds grace);
 
  private:
-  WorkerProcess(pid_t pid, int channel, int stderr_fd, std::filesystem::path temp_dir,
+  WorkerProcess(pid_t pid, int channel, std::vector<int> lanes, int stderr_fd, std::filesystem::path temp_dir,
                 std::shared_ptr<spdlog::logger> logger);
   void read_loop();
   void route(isolation::Frame frame);
@@ -93,7 +112,12 @@ class WorkerProcess {
   const std::filesystem::path temp_dir_;
   const std::shared_ptr<spdlog::logger> logger_;
 
-  std::mutex write_mutex_;  // one frame at a time on the socket
+  std::string buffer_;  // the reader's, for recv_frame
+
+  std::mutex lanes_mutex_;  // guards lanes_free_
+  std::condition_variable lane_freed_;
+  std::vector<Lane> lanes_;
+  std::vector<bool> lanes_free_;
   std::mutex inboxes_mutex_;  // guards inboxes_ and handler_
   std::unordered_map<std::uint64_t, Inbox*> inboxes_;
   PluginCallHandler handler_;
@@ -101,6 +125,7 @@ class WorkerProcess {
   std::atomic<bool> dead_{false};
   std::atomic<bool> killed_{false};  // by the server: a kill is not a crash to report as one
   mutable std::mutex ending_mutex_;  // guards ending_
+  std::condition_variable ended_;
   std::string ending_;
 
   // stderr, line by line, at most kStderrLinesPerSecond lines a second.

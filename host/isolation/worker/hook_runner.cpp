@@ -3,6 +3,7 @@
 #include "plugins/abi_values.hpp"
 
 #include <exception>
+#include <thread>
 
 namespace airlock::isolation {
 namespace {
@@ -32,47 +33,13 @@ const Hooks* entry(std::mutex& mutex, const std::deque<Hooks>& list, std::uint32
 
 }  // namespace
 
-HookRunner::HookRunner(WorkerChannel& channel, WorkerPlugin& plugin, unsigned threads)
-    : channel_(channel), plugin_(plugin) {
-  for (unsigned i = 0; i < threads; ++i) {
-    // Never joined: the worker ends with _exit, whatever its threads do.
-    threads_.emplace_back([this] {
-      for (;;) {
-        Frame frame;
-        {
-          std::unique_lock lock(jobs_mutex_);
-          job_ready_.wait(lock, [&] { return !jobs_.empty(); });
-          frame = std::move(jobs_.front());
-          jobs_.pop_front();
-        }
-        run(frame);
-      }
-    });
-    threads_.back().detach();
-  }
+HookRunner::HookRunner(WorkerChannel& channel, WorkerPlugin& plugin) : channel_(channel), plugin_(plugin) {
+  // Never joined: the worker ends with _exit, whatever its threads do.
+  for (std::size_t i = 0; i < channel.lanes(); ++i) std::thread([this, &lane = channel.lane(i)] { serve(lane); }).detach();
 }
 
-bool HookRunner::start(Frame frame) {
-  switch (frame.kind) {
-    case Kind::sanitize_text:
-    case Kind::sanitize_result:
-      // A sanitizer answers through its writer alone and waits on no host
-      // reply, so it runs here on the reader, at once: never queued behind
-      // the plugin's own long tool calls, where its deadline would run out.
-      run(frame);
-      return true;
-    case Kind::call_tool:
-    case Kind::read_resource:
-    case Kind::get_prompt:
-    case Kind::complete: break;
-    default: return false;
-  }
-  {
-    std::lock_guard lock(jobs_mutex_);
-    jobs_.push_back(std::move(frame));
-  }
-  job_ready_.notify_one();
-  return true;
+void HookRunner::serve(LaneChannel& lane) {
+  for (;;) run(lane, lane.next_hook());
 }
 
 void HookRunner::cancel(std::uint64_t id) {
@@ -80,9 +47,12 @@ void HookRunner::cancel(std::uint64_t id) {
   if (auto it = calls_.find(id); it != calls_.end()) it->second->cancelled.store(true);
 }
 
-void HookRunner::run(const Frame& frame) {
+void HookRunner::run(LaneChannel& lane, const Frame& frame) {
   WireReader in(frame.body);
   WireWriter out;
+  // The hook's host calls go on its lane until it returns; after, on the
+  // control socket, where the server answers them as given up on.
+  channel_.enter(frame.id, lane);
   try {
     switch (frame.kind) {
       case Kind::call_tool: call_tool(frame.id, in, out); break;
@@ -91,13 +61,14 @@ void HookRunner::run(const Frame& frame) {
       case Kind::read_resource: read_resource(frame.id, in, out); break;
       case Kind::get_prompt: get_prompt(frame.id, in, out); break;
       case Kind::complete: complete(frame.id, in, out); break;
-      default: return;
+      default: out.i32(AIRLOCK_STATUS_INTERNAL);  // the server sends no other kind on a lane
     }
   } catch (const std::exception&) {
     out = WireWriter{};
     out.i32(AIRLOCK_STATUS_INTERNAL);
   }
-  if (!channel_.send(Kind::done, frame.id, out.body())) _exit(0);
+  channel_.leave(frame.id);
+  lane.send(Kind::done, frame.id, out.body());
 }
 
 void HookRunner::call_tool(std::uint64_t id, WireReader& in, WireWriter& out) {

@@ -1,8 +1,9 @@
 // airlock-worker: one third-party plugin in a process of its own.
 //
 // The server starts it with exec (a clean address space, not a fork of the
-// multi-threaded server), its socket to the server on fd 3, the verified
-// bytes of a pack's object on fd 4 when there are any, stdin and stdout on
+// multi-threaded server), its control socket to the server on fd 3, the
+// verified bytes of a pack's object on fd 4 when there are any, one socket
+// per lane (a hook it runs at once) from fd 5 on, stdin and stdout on
 // /dev/null, stderr on a pipe the server reads into its log, and an
 // environment of nothing but TMPDIR and HOME (its private temp directory).
 // Before a byte of the plugin is mapped it confines itself with every layer
@@ -11,7 +12,7 @@
 // to the server, and serves the hooks the server asks for until told to
 // stop or until the server is gone.
 //
-//   airlock-worker FILE OBJECT TEMP_DIR MEMORY_MB THREADS
+//   airlock-worker FILE OBJECT TEMP_DIR MEMORY_MB LANES
 //
 // FILE is the name the operator knows the plugin by (errors and logs say
 // it), OBJECT what is mapped: FILE itself, or /proc/self/fd/4.
@@ -24,6 +25,7 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <linux/close_range.h>
 #include <sys/prctl.h>
@@ -40,12 +42,14 @@ namespace {
 
 constexpr int kChannelFd = 3;
 constexpr int kImageFd = 4;
+constexpr int kFirstLaneFd = 5;
+constexpr unsigned kMaxLanes = 65;  // max_workers (at most 64) and the sanitizers' lane
 
-void close_inherited(bool has_image) {
+void close_inherited(unsigned lanes) {
   // Whatever the server had open (sockets, keys, the task store) must not
   // reach the plugin. close_range may be missing on old kernels; then each
   // descriptor up to the limit is closed one by one.
-  const unsigned first = has_image ? kImageFd + 1 : kChannelFd + 1;
+  const unsigned first = kFirstLaneFd + lanes;
   if (syscall(SYS_close_range, first, ~0U, 0) == 0) return;
   const long limit = sysconf(_SC_OPEN_MAX);
   for (long fd = first; fd < limit; ++fd) close(static_cast<int>(fd));
@@ -61,8 +65,13 @@ int main(int argc, char** argv) {
   }
   const std::filesystem::path file = argv[1];
   const std::filesystem::path object = argv[2];
-  const bool has_image = object.string().starts_with("/proc/self/fd/");
-  close_inherited(has_image);
+  const unsigned lanes = static_cast<unsigned>(std::strtoul(argv[5], nullptr, 10));
+  if (lanes < 1 || lanes > kMaxLanes) {
+    std::fprintf(stderr, "airlock-worker: %s is not a number of lanes\n", argv[5]);
+    return 2;
+  }
+  if (!object.string().starts_with("/proc/self/fd/")) close(kImageFd);
+  close_inherited(lanes);
   // A worker never outlives its server, even one killed with SIGKILL.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() == 1) return 0;
@@ -78,10 +87,11 @@ int main(int argc, char** argv) {
     policy.read_only.push_back(target.parent_path());
   policy.writable = argv[3];
   policy.memory_bytes = std::strtoull(argv[4], nullptr, 10) << 20;
-  const unsigned threads = static_cast<unsigned>(std::max(1UL, std::strtoul(argv[5], nullptr, 10)));
   const host::ConfinementReport report = host::confine_self(policy);
 
-  isolation::WorkerChannel channel(kChannelFd);
+  std::vector<int> lane_fds;
+  for (unsigned i = 0; i < lanes; ++i) lane_fds.push_back(kFirstLaneFd + static_cast<int>(i));
+  isolation::WorkerChannel channel(kChannelFd, lane_fds);
   auto loaded = host::open_plugin_object(file.string(), object);
   if (!loaded) {
     isolation::WireWriter w;
@@ -96,7 +106,7 @@ int main(int argc, char** argv) {
   }
 
   isolation::WorkerPlugin plugin;
-  isolation::HookRunner runner(channel, plugin, threads);
+  isolation::HookRunner runner(channel, plugin);
   const airlock_host_api& api = isolation::remote_host_api(channel, plugin);
   static airlock_plugin_ctx ctx;
   // Init runs beside the reader: every host function it calls waits for a
@@ -108,17 +118,18 @@ int main(int argc, char** argv) {
     if (!channel.send(isolation::Kind::done, 0, w.body())) _exit(0);
   }).detach();
 
+  // The control socket: replies to the plugin's own host calls,
+  // cancellations, the end. Hooks come on the lanes.
   isolation::Frame frame;
-  while (isolation::recv_frame(kChannelFd, frame)) {
+  std::string buffer;
+  while (isolation::recv_frame(kChannelFd, frame, buffer) == isolation::Received::frame) {
     switch (frame.kind) {
       case isolation::Kind::reply: channel.deliver(frame.id, std::move(frame.body)); break;
       case isolation::Kind::cancel: runner.cancel(frame.id); break;
       case isolation::Kind::shutdown:
         if (plugin.on_destroy) plugin.on_destroy(plugin.plugin_data);
         _exit(0);
-      default:
-        if (!runner.start(std::move(frame))) _exit(3);  // the server does not send that
-        frame = {};
+      default: _exit(3);  // the server does not send that here
     }
   }
   // The server is gone: nobody is left to serve, and a plugin must not run
