@@ -80,7 +80,7 @@ Result<RequestStateSealer> make_sealer(const Config& config) {
 // false. A store that cannot be opened (a corrupt SQLite file) is an error
 // at start; a PostgreSQL server that does not answer is not: task requests
 // then get errors naming it, and everything else is served.
-Result<std::unique_ptr<TaskService>> make_tasks(const Loaded& loaded, Executor& executor) {
+Result<std::unique_ptr<TaskService>> make_tasks(const Loaded& loaded, Executor& executor, const Fetcher& fetcher) {
   const TasksConfig& tasks = loaded.config.tasks;
   if (!tasks.enabled) return std::unique_ptr<TaskService>();
   std::string location = tasks.store;
@@ -108,7 +108,7 @@ Result<std::unique_ptr<TaskService>> make_tasks(const Loaded& loaded, Executor& 
     settings.node_id = fmt::format("{}:{}", host, getpid());
   }
   spdlog::info("tasks: {} (node {})", (*store)->describe(), settings.node_id);
-  auto service = std::make_unique<TaskService>(*loaded.routes, executor, std::move(*store), std::move(settings));
+  auto service = std::make_unique<TaskService>(*loaded.routes, executor, fetcher, std::move(*store), std::move(settings));
   service->start();
   return service;
 }
@@ -162,7 +162,7 @@ int serve_http(const Loaded& loaded, std::string_view listen) {
     return 1;
   }
   Executor executor(loaded.config.server.workers, loaded.config.server.queue_capacity);
-  auto tasks = make_tasks(loaded, executor);
+  auto tasks = make_tasks(loaded, executor, fetcher);
   if (!tasks) {
     spdlog::error("{}", tasks.error().message);
     return 1;
@@ -243,7 +243,7 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
     return 1;
   }
   Executor executor(loaded->config.server.workers, loaded->config.server.queue_capacity);
-  auto tasks = make_tasks(*loaded, executor);
+  auto tasks = make_tasks(*loaded, executor, fetcher);
   if (!tasks) {
     spdlog::error("{}", tasks.error().message);
     return 1;

@@ -85,9 +85,13 @@ class TaskService::TaskLink final : public CallChannel {
   const std::string meta_;
 };
 
-TaskService::TaskService(const ToolRoutes& routes, Executor& executor, std::unique_ptr<TaskStore> store,
-                         TaskSettings settings)
-    : routes_(routes), executor_(executor), store_(std::move(store)), settings_(std::move(settings)) {}
+TaskService::TaskService(const ToolRoutes& routes, Executor& executor, const Fetcher& fetcher,
+                         std::unique_ptr<TaskStore> store, TaskSettings settings)
+    : routes_(routes),
+      executor_(executor),
+      fetcher_(fetcher),
+      store_(std::move(store)),
+      settings_(std::move(settings)) {}
 
 TaskService::~TaskService() { stop(); }
 
@@ -244,6 +248,7 @@ void TaskService::execute(const TaskRecord& started, const boost::json::object& 
   handle.cancelled = &run->cancelled;
   handle.tool_name = tool.name;
   handle.egress = route->egress.get();
+  handle.fetcher = &fetcher_;
   handle.channel = &link;
   airlock_status status;
   {

@@ -10,6 +10,7 @@
 // run_tasks_test.sh, which starts a throwaway PostgreSQL) the same tests run
 // against it, and the two-node test puts nginx in front of two servers.
 #include "http_integration.hpp"
+#include "origin_server.hpp"
 
 #include "tasks/task_store.hpp"
 
@@ -203,6 +204,49 @@ TEST_F(Tasks, AStoreThatDoesNotAnswerFailsTaskCallsAndEverythingElseIsServed) {
                                 {{"name", "greet"}, {"arguments", {{"name", "still here"}}}});
   EXPECT_EQ("Hello, still here!", string_at(greet.response, "/result/content/0/text")) << greet.describe();
   EXPECT_THAT(node.server.stderr_text(), testing::Not(HasSubstr("secret-password")));
+}
+
+// A tool keeps its network grants when it runs as a task: the task runs
+// it with the same egress set, and through the same fetch, as its session
+// would have. (It once ran without the fetch, and call_fetch refused every
+// destination as if the tool had no grant.)
+TEST_F(Tasks, AToolRunningAsATaskFetchesWhatItsGrantsAllow) {
+  OriginServer docs([](const OriginServer::Request&) {
+    OriginServer::Response r;
+    r.headers = {{"Content-Type", "text/plain; charset=utf-8"}};
+    r.body = "fetched inside the task";
+    return r;
+  });
+  const std::string origin = "http://docs.test:" + std::to_string(docs.port());
+  const std::string toml =
+      "[server]\nname = \"tasks-fetch\"\nworkers = 4\n\n[plugins]\n" + toml_dirs({fixture_dir("task_fetch")}) +
+      "\non_error = \"fail\"\n\n[transport.http]\naccess_log = false\n\n[[transport.http.tokens]]\n"
+      "identity = \"alice\"\nsha256 = \"" + sha256_hex(kAliceToken) + "\"\n\n"
+      "[egress.hosts]\n\"docs.test\" = [\"127.0.0.1\"]\n\n"
+      "[tools.\"task-fetch.get\"]\negress = [" + toml_string(origin) + "]\negress_addresses = [\"127.0.0.1/32\"]\n\n"
+      "[tasks]\nstore = " + toml_string(store_) + "\npoll_interval_ms = 100\n";
+  HttpServerUnderTest node(toml);
+  ASSERT_TRUE(node.server.ready()) << node.server.stderr_text();
+  const json::object call{{"name", "task-fetch.get"}, {"arguments", {{"url", origin + "/in-session"}}}};
+
+  // In its request (the client declares no tasks extension): the grant works.
+  const McpReply direct = modern(node.port(), kAliceToken, "tools/call", call,
+                                 {{"io.modelcontextprotocol/clientCapabilities", json::object{}}});
+  EXPECT_EQ("fetched inside the task", string_at(direct.response, "/result/content/0/text")) << direct.describe();
+
+  // As a task: the same grant, the same answer.
+  json::object as_task = call;
+  as_task["arguments"] = json::object{{"url", origin + "/in-task"}};
+  const McpReply created = modern(node.port(), kAliceToken, "tools/call", as_task);
+  ASSERT_EQ("task", string_at(created.response, "/result/resultType")) << created.describe();
+  const std::string id = string_at(created.response, "/result/taskId");
+  const McpReply done = wait_terminal(node.port(), kAliceToken, id);
+  ASSERT_EQ("completed", string_at(done.response, "/result/status")) << done.describe();
+  EXPECT_EQ("fetched inside the task", string_at(done.response, "/result/result/content/0/text"))
+      << done.describe() << "\n" << node.server.stderr_text();
+  std::vector<std::string> seen;
+  for (const OriginServer::Request& r : docs.requests()) seen.push_back(r.target);
+  EXPECT_THAT(seen, testing::ElementsAre("/in-session", "/in-task"));
 }
 
 TEST_F(Tasks, A2025SessionAsksForATaskAndReadsItsResultWhenItEnds) {
