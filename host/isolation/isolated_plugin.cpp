@@ -196,7 +196,7 @@ IsolatedPlugin::Outcome IsolatedPlugin::run(WorkerProcess& worker, Kind kind, st
   const auto start = Clock::now();
   const bool sanitizer = kind == Kind::sanitize_text || kind == Kind::sanitize_result;
   const auto died = [&] {
-    worker.kill();  // a lane that reads as closed while the process lives: make it so
+    worker.kill();  // a lane broken while the process lives: end it, so it is restarted
     worker.wait_dead(kStopGrace);
     {
       std::lock_guard lock(death_mutex_);
@@ -220,14 +220,22 @@ IsolatedPlugin::Outcome IsolatedPlugin::run(WorkerProcess& worker, Kind kind, st
     ~GiveBack() { worker.give_back(lane); }
   } give_back{worker, lane};
 
+  isolation::Mailbox& to_worker = lane->memory.region()->to_worker;
+  isolation::Mailbox& to_server = lane->memory.region()->to_server;
+  // The worker empties its mailbox as soon as it takes a frame; one that
+  // leaves it full this long is not a worker to wait on.
+  const auto post = [&](Kind k, std::uint64_t frame_id, std::string_view b) {
+    return isolation::post(to_worker, lane->fd, k, frame_id, b, settings_.cancel_grace) ==
+           isolation::Received::frame;
+  };
   const std::uint64_t id = worker.next_id();
-  if (!isolation::send_frame(lane->fd, kind, id, body)) return died();
+  if (!post(kind, id, body)) return died();
 
   std::optional<Clock::time_point> cancelled_at;
   bool killed = false;
   for (;;) {
     Frame frame;
-    const isolation::Received got = isolation::recv_frame(lane->fd, frame, lane->buffer);
+    const isolation::Received got = isolation::take(to_server, lane->fd, frame, lane->buffer, kPollInterval);
     if (got == isolation::Received::frame) {
       WireReader in(frame.body);
       if (frame.kind == Kind::done) {
@@ -252,14 +260,14 @@ IsolatedPlugin::Outcome IsolatedPlugin::run(WorkerProcess& worker, Kind kind, st
           w.i32(AIRLOCK_STATUS_CANCELLED);
           reply = w.take();
         }
-        if (frame.id != 0) isolation::send_frame(lane->fd, Kind::reply, frame.id, reply);
+        if (frame.id != 0 && !post(Kind::reply, frame.id, reply)) return died();
         continue;
       }
       logger_->error("worker (pid {}) sent a frame of kind {} on a hook's lane; stopping it", worker.pid(),
                      static_cast<int>(frame.kind));
       return died();
     }
-    if (got != isolation::Received::timeout) {
+    if (got != isolation::Received::timeout || worker.dead()) {
       if (got == isolation::Received::broken)
         logger_->error("worker (pid {}) sent a malformed frame; stopping it", worker.pid());
       return died();

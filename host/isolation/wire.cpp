@@ -18,13 +18,6 @@ namespace {
 // length it checked: neither grown, shrunk nor written again.
 constexpr int kBodySeals = F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE;
 
-void encode_header(char (&header)[kHeaderSize], Kind kind, std::uint64_t id, std::size_t length) {
-  const auto n = static_cast<std::uint32_t>(length);
-  std::memcpy(header, &n, 4);
-  header[4] = static_cast<char>(kind);
-  std::memcpy(header + 5, &id, 8);
-}
-
 bool send_message(int fd, msghdr& message) {
   for (;;) {
     // MSG_NOSIGNAL: a dead peer is an error to return, not a SIGPIPE.
@@ -75,6 +68,24 @@ bool read_sealed_body(int fd, std::uint32_t length, std::string& body) {
 }
 
 }  // namespace
+
+void encode_header(char* out, Kind kind, std::uint64_t id, std::size_t length) {
+  const auto n = static_cast<std::uint32_t>(length);
+  std::memcpy(out, &n, 4);
+  out[4] = static_cast<char>(kind);
+  std::memcpy(out + 5, &id, 8);
+}
+
+Received decode_message(std::string_view message, Frame& out) {
+  if (message.size() < kHeaderSize) return Received::broken;
+  std::uint32_t length = 0;
+  std::memcpy(&length, message.data(), 4);
+  out.kind = static_cast<Kind>(static_cast<unsigned char>(message[4]));
+  std::memcpy(&out.id, message.data() + 5, 8);
+  if (length > kInlineMax || message.size() != kHeaderSize + length) return Received::broken;
+  out.body.assign(message.data() + kHeaderSize, length);
+  return Received::frame;
+}
 
 bool send_frame(int fd, Kind kind, std::uint64_t id, std::string_view body) {
   if (body.size() > kMaxBody) return false;
@@ -145,18 +156,15 @@ Received recv_frame(int fd, Frame& out, std::string& buffer) {
 
   if (got == 0 && body_fd < 0) return Received::closed;
   const auto size = static_cast<std::size_t>(got);
-  if ((message.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || size < kHeaderSize) return Received::broken;
+  if (message.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) return Received::broken;
+  if (body_fd < 0) return decode_message(std::string_view(buffer.data(), size), out);
+  if (size != kHeaderSize) return Received::broken;
   std::uint32_t length = 0;
   std::memcpy(&length, buffer.data(), 4);
   out.kind = static_cast<Kind>(static_cast<unsigned char>(buffer[4]));
   std::memcpy(&out.id, buffer.data() + 5, 8);
-  if (body_fd < 0) {
-    if (length > kInlineMax || size != kHeaderSize + length) return Received::broken;
-    out.body.assign(buffer.data() + kHeaderSize, length);
-    return Received::frame;
-  }
   // A body in a memfd is never one that would have fitted in the message.
-  if (size != kHeaderSize || length <= kInlineMax || length > kMaxBody) return Received::broken;
+  if (length <= kInlineMax || length > kMaxBody) return Received::broken;
   return read_sealed_body(body_fd, length, out.body) ? Received::frame : Received::broken;
 }
 

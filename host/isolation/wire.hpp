@@ -42,6 +42,10 @@ enum class Kind : std::uint8_t {
   load_failed = 21,  // str reason, as "<file>: <why>"
   host_call = 22,    // `id` answers with a reply; u64 scope (a hook call's id, 0: the plugin), u32 Fn, arguments
   done = 23,         // the hook call `id` returned: i32 status, then what the hook produced
+
+  // either way, in a lane's mailbox (lane_memory.hpp): the next frame is on
+  // the lane's socket, too large for the mailbox.
+  on_socket = 30,
 };
 
 // The host functions a worker forwards, by what they act on.
@@ -157,6 +161,12 @@ enum class Received {
   broken,   // a message no sender of ours writes: short, truncated, a body
             // in anything but a sealed memfd of the length it claims
 };
+
+// A message's header, into the first kHeaderSize bytes of `out`.
+void encode_header(char* out, Kind kind, std::uint64_t id, std::size_t length);
+// A whole message (header and inline body) into `out`: frame, or broken
+// when its length disagrees with its header or is over kInlineMax.
+Received decode_message(std::string_view message, Frame& out);
 
 // Takes the next frame off a SOCK_SEQPACKET socket. `buffer` is the
 // caller's, reused from call to call (grown to a whole inline message).

@@ -46,7 +46,7 @@ std::string exit_text(int status) {
 }
 
 // Where the worker finds its descriptors: the control socket, a pack
-// object's bytes, then one socket per lane.
+// object's bytes, then one socket per lane, then each lane's memory.
 constexpr int kChildControl = 3;
 constexpr int kChildImage = 4;
 constexpr int kChildFirstLane = 5;
@@ -65,6 +65,11 @@ struct SocketPair {
   int server = -1;
   int child = -1;
 };
+
+void close_all(const std::vector<int>& fds) {
+  for (int fd : fds)
+    if (fd >= 0) close(fd);
+}
 
 // What the worker's environment holds: its temp dir, the sanitizer options
 // a test build runs under, and the allocator tuning the operator gave the
@@ -114,7 +119,7 @@ Result<std::shared_ptr<WorkerProcess>> WorkerProcess::spawn(const Options& optio
   // sanitizers'). The child's ends are moved above the numbers they will
   // take in the worker, then closed here once it has them.
   const unsigned lane_count = options.threads + 1;
-  const int child_floor = kChildFirstLane + static_cast<int>(lane_count);
+  const int child_floor = kChildFirstLane + 2 * static_cast<int>(lane_count);
   std::vector<SocketPair> pairs;
   auto close_pairs = [&] {
     for (auto& p : pairs) {
@@ -137,8 +142,22 @@ Result<std::shared_ptr<WorkerProcess>> WorkerProcess::spawn(const Options& optio
   }
   for (unsigned i = 1; i < pairs.size(); ++i)
     setsockopt(pairs[i].server, SOL_SOCKET, SO_RCVTIMEO, &kLanePoll, sizeof kLanePoll);
+  // Each lane's shared memory: mapped here, and the worker gets the memfd.
+  std::vector<int> memories;
+  for (unsigned i = 0; i < lane_count; ++i) {
+    const int memfd = isolation::LaneMemory::create();
+    const int child = memfd >= 0 ? high_fd(memfd, child_floor) : -1;
+    if (memfd >= 0) close(memfd);
+    if (child < 0) {
+      close_all(memories);
+      close_pairs();
+      return Error{fmt::format("{}: cannot make the worker's shared memory: {}", where, std::strerror(errno))};
+    }
+    memories.push_back(child);
+  }
   int err[2];
   if (pipe2(err, O_CLOEXEC) != 0) {
+    close_all(memories);
     close_pairs();
     return Error{fmt::format("{}: cannot make the worker's stderr pipe: {}", where, std::strerror(errno))};
   }
@@ -153,6 +172,9 @@ Result<std::shared_ptr<WorkerProcess>> WorkerProcess::spawn(const Options& optio
   if (child_image >= 0) posix_spawn_file_actions_adddup2(&actions, child_image, kChildImage);
   for (unsigned i = 0; i < lane_count; ++i)
     posix_spawn_file_actions_adddup2(&actions, pairs[1 + i].child, kChildFirstLane + static_cast<int>(i));
+  for (unsigned i = 0; i < lane_count; ++i)
+    posix_spawn_file_actions_adddup2(&actions, memories[i],
+                                     kChildFirstLane + static_cast<int>(lane_count + i));
 
   // Signals as a new process expects them: none blocked, none ignored.
   posix_spawnattr_t attr;
@@ -179,7 +201,7 @@ Result<std::shared_ptr<WorkerProcess>> WorkerProcess::spawn(const Options& optio
   envp.push_back(nullptr);
 
   pid_t pid = -1;
-  const int spawned = posix_spawn(&pid, worker.c_str(), &actions, &attr, argv.data(), envp.data());
+  int spawned = posix_spawn(&pid, worker.c_str(), &actions, &attr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   for (auto& p : pairs) {
@@ -188,6 +210,17 @@ Result<std::shared_ptr<WorkerProcess>> WorkerProcess::spawn(const Options& optio
   }
   if (child_image >= 0) close(child_image);
   close(err[1]);
+  std::vector<Lane> lanes;
+  for (unsigned i = 0; i < lane_count; ++i) {
+    isolation::LaneMemory memory(memories[i]);
+    if (!memory.region() && spawned == 0) {
+      ::kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+      spawned = ENOMEM;
+    }
+    lanes.push_back(Lane{std::move(memory), pairs[1 + i].server, {}});
+  }
+  close_all(memories);
   if (spawned != 0) {
     close_pairs();
     close(err[0]);
@@ -195,8 +228,6 @@ Result<std::shared_ptr<WorkerProcess>> WorkerProcess::spawn(const Options& optio
     return Error{fmt::format("{}: cannot start the worker {}: {}", where, worker, std::strerror(spawned))};
   }
 
-  std::vector<int> lanes;
-  for (unsigned i = 1; i < pairs.size(); ++i) lanes.push_back(pairs[i].server);
   std::shared_ptr<WorkerProcess> process(
       new WorkerProcess(pid, pairs[0].server, std::move(lanes), err[0], temp, options.logger));
   process->attach(0, boot);
@@ -204,10 +235,14 @@ Result<std::shared_ptr<WorkerProcess>> WorkerProcess::spawn(const Options& optio
   return process;
 }
 
-WorkerProcess::WorkerProcess(pid_t pid, int channel, std::vector<int> lanes, int stderr_fd,
+WorkerProcess::WorkerProcess(pid_t pid, int channel, std::vector<Lane> lanes, int stderr_fd,
                              std::filesystem::path temp_dir, std::shared_ptr<spdlog::logger> logger)
-    : pid_(pid), channel_(channel), stderr_fd_(stderr_fd), temp_dir_(std::move(temp_dir)), logger_(std::move(logger)) {
-  for (int fd : lanes) lanes_.push_back(Lane{fd, {}});
+    : pid_(pid),
+      channel_(channel),
+      stderr_fd_(stderr_fd),
+      temp_dir_(std::move(temp_dir)),
+      logger_(std::move(logger)),
+      lanes_(std::move(lanes)) {
   lanes_free_.assign(lanes_.size(), true);
 }
 
@@ -437,6 +472,8 @@ void WorkerProcess::died() {
     std::lock_guard lock(lanes_mutex_);
   }
   lane_freed_.notify_all();
+  // And one waiting on a lane's mailbox, now rather than at its next look.
+  for (Lane& lane : lanes_) isolation::wake_all(lane.memory.region()->to_server);
   if (!was_killed)
     logger_->error("worker (pid {}) {}; the calls it was running fail, and it restarts on the next call", pid_,
                    ending);

@@ -1,16 +1,18 @@
 // One running airlock-worker, as the server sees it: the process, its
 // sockets, its stderr, and the hook calls waiting on it.
 //
-// Hook calls travel on lanes: one socket pair per hook the worker runs at
-// once, each served in the worker by a thread of its own. A server thread
-// takes a free lane, sends its hook, and reads the answer and the host calls
-// the hook makes off that lane itself: a call wakes one thread on each side
-// and no other. The control socket carries the rest (init, the plugin's own
+// Hook calls travel on lanes: one per hook the worker runs at once, each a
+// pair of mailboxes in shared memory (lane_memory.hpp) and a socket pair
+// for frames too large for them, served in the worker by a thread of its
+// own. A server thread takes a free lane, posts its hook, and takes the
+// answer and the host calls the hook makes off that lane itself: a call
+// wakes one thread on each side and no other. The control socket carries the rest (init, the plugin's own
 // host calls, cancellations, shutdown); a reader thread takes its frames and
 // the worker's stderr. When the worker dies its lanes read as closed, every
 // waiter is woken, and the death is logged with the signal or exit status.
 #pragma once
 
+#include "isolation/lane_memory.hpp"
 #include "isolation/wire.hpp"
 #include "util/error.hpp"
 
@@ -44,8 +46,9 @@ struct Inbox {
 
 // One lane's server end. Only the thread that took it reads or writes it.
 struct Lane {
-  int fd = -1;         // SO_RCVTIMEO'd, so a waiting thread looks up now and then
-  std::string buffer;  // recv_frame's, reused
+  isolation::LaneMemory memory;
+  int fd = -1;         // the socket, for large frames; SO_RCVTIMEO'd
+  std::string buffer;  // take's, reused
 };
 
 class WorkerProcess {
@@ -99,7 +102,7 @@ class WorkerProcess {
   void stop(std::chrono::milliseconds grace);
 
  private:
-  WorkerProcess(pid_t pid, int channel, std::vector<int> lanes, int stderr_fd, std::filesystem::path temp_dir,
+  WorkerProcess(pid_t pid, int channel, std::vector<Lane> lanes, int stderr_fd, std::filesystem::path temp_dir,
                 std::shared_ptr<spdlog::logger> logger);
   void read_loop();
   void route(isolation::Frame frame);

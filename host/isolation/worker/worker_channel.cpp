@@ -40,7 +40,7 @@ void LaneChannel::read_until(std::unique_lock<std::mutex>& lock, Ready ready) {
     reading_ = true;
     lock.unlock();
     Frame frame;
-    const Received got = recv_frame(fd_, frame, buffer_);
+    const Received got = take(memory_.region()->to_worker, fd_, frame, buffer_, std::nullopt);
     lock.lock();
     reading_ = false;
     // The server is gone (or wrote what it never writes): nobody is left
@@ -65,7 +65,8 @@ Frame LaneChannel::next_hook() {
 }
 
 void LaneChannel::send(Kind kind, std::uint64_t id, std::string_view body) {
-  if (!send_frame(fd_, kind, id, body)) _exit(0);
+  std::lock_guard lock(write_mutex_);
+  if (post(memory_.region()->to_server, fd_, kind, id, body, std::nullopt) != Received::frame) _exit(0);
 }
 
 std::string LaneChannel::call(std::string_view body) {
@@ -81,8 +82,16 @@ std::string LaneChannel::call(std::string_view body) {
   return std::move(waiter.body);
 }
 
-WorkerChannel::WorkerChannel(int control_fd, const std::vector<int>& lane_fds) : control_fd_(control_fd) {
-  for (int fd : lane_fds) lanes_.push_back(std::make_unique<LaneChannel>(fd));
+WorkerChannel::WorkerChannel(int control_fd, const std::vector<int>& lane_fds, const std::vector<int>& lane_memories)
+    : control_fd_(control_fd) {
+  for (std::size_t i = 0; i < lane_fds.size(); ++i) {
+    LaneMemory memory(lane_memories[i]);
+    // Without its memory a lane cannot work, and the server would wait on
+    // it: better no worker at all.
+    if (!memory.region()) _exit(4);
+    close(lane_memories[i]);
+    lanes_.push_back(std::make_unique<LaneChannel>(lane_fds[i], std::move(memory)));
+  }
 }
 
 bool WorkerChannel::send(Kind kind, std::uint64_t id, std::string_view body) {

@@ -9,6 +9,7 @@
 // whose frames the worker's main loop takes.
 #pragma once
 
+#include "isolation/lane_memory.hpp"
 #include "isolation/wire.hpp"
 
 #include <condition_variable>
@@ -46,7 +47,8 @@ class ReplyWaiters {
 // reader is the one waiting and nobody is woken.
 class LaneChannel {
  public:
-  explicit LaneChannel(int fd) : fd_(fd) {}
+  // `fd`: the lane's socket; `memory`: its mailboxes.
+  LaneChannel(int fd, LaneMemory memory) : fd_(fd), memory_(std::move(memory)) {}
   LaneChannel(const LaneChannel&) = delete;
   LaneChannel& operator=(const LaneChannel&) = delete;
 
@@ -63,7 +65,9 @@ class LaneChannel {
   void read_until(std::unique_lock<std::mutex>& lock, Ready ready);
 
   const int fd_;
-  std::string buffer_;  // recv_frame's; only the reading thread's
+  LaneMemory memory_;
+  std::string buffer_;  // take's; only the reading thread's
+  std::mutex write_mutex_;  // one writer at a time in the server's mailbox
 
   std::mutex mutex_;  // guards everything below
   std::condition_variable changed_;
@@ -74,7 +78,9 @@ class LaneChannel {
 
 class WorkerChannel {
  public:
-  WorkerChannel(int control_fd, const std::vector<int>& lane_fds);
+  // One lane per socket in `lane_fds`, its memory in the memfd of the same
+  // index in `lane_memories`.
+  WorkerChannel(int control_fd, const std::vector<int>& lane_fds, const std::vector<int>& lane_memories);
 
   int control_fd() const { return control_fd_; }
   std::size_t lanes() const { return lanes_.size(); }

@@ -3,7 +3,8 @@
 // The server starts it with exec (a clean address space, not a fork of the
 // multi-threaded server), its control socket to the server on fd 3, the
 // verified bytes of a pack's object on fd 4 when there are any, one socket
-// per lane (a hook it runs at once) from fd 5 on, stdin and stdout on
+// per lane (a hook it runs at once) from fd 5 on and then each lane's shared
+// memory, stdin and stdout on
 // /dev/null, stderr on a pipe the server reads into its log, and an
 // environment of nothing but TMPDIR and HOME (its private temp directory).
 // Before a byte of the plugin is mapped it confines itself with every layer
@@ -49,7 +50,7 @@ void close_inherited(unsigned lanes) {
   // Whatever the server had open (sockets, keys, the task store) must not
   // reach the plugin. close_range may be missing on old kernels; then each
   // descriptor up to the limit is closed one by one.
-  const unsigned first = kFirstLaneFd + lanes;
+  const unsigned first = kFirstLaneFd + 2 * lanes;
   if (syscall(SYS_close_range, first, ~0U, 0) == 0) return;
   const long limit = sysconf(_SC_OPEN_MAX);
   for (long fd = first; fd < limit; ++fd) close(static_cast<int>(fd));
@@ -90,8 +91,12 @@ int main(int argc, char** argv) {
   const host::ConfinementReport report = host::confine_self(policy);
 
   std::vector<int> lane_fds;
-  for (unsigned i = 0; i < lanes; ++i) lane_fds.push_back(kFirstLaneFd + static_cast<int>(i));
-  isolation::WorkerChannel channel(kChannelFd, lane_fds);
+  std::vector<int> lane_memories;
+  for (unsigned i = 0; i < lanes; ++i) {
+    lane_fds.push_back(kFirstLaneFd + static_cast<int>(i));
+    lane_memories.push_back(kFirstLaneFd + static_cast<int>(lanes + i));
+  }
+  isolation::WorkerChannel channel(kChannelFd, lane_fds, lane_memories);
   auto loaded = host::open_plugin_object(file.string(), object);
   if (!loaded) {
     isolation::WireWriter w;
