@@ -58,6 +58,8 @@ class LaneChannel {
   void send(Kind kind, std::uint64_t id, std::string_view body);
   // A host call on this lane, and its reply body.
   std::string call(std::string_view body);
+  // Returns once whoever is sending on this lane has sent.
+  void quiesce() { std::lock_guard lock(write_mutex_); }
 
  private:
   // Reads frames until `ready` holds; `lock` holds mutex_ on entry and exit.
@@ -105,6 +107,12 @@ class WorkerChannel {
 
   // Called by the main loop with a reply from the control socket.
   void deliver(std::uint64_t id, std::string body);
+
+  // Returns once every lane's last answer is sent: what the hooks did
+  // happens before what the caller does next.
+  void quiesce() {
+    for (auto& lane : lanes_) lane->quiesce();
+  }
 
  private:
   LaneChannel* lane_of(std::uint64_t scope);

@@ -21,6 +21,7 @@
 #include "isolation/worker/hook_runner.hpp"
 #include "plugins/plugin_object.hpp"
 
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -116,8 +117,10 @@ int main(int argc, char** argv) {
   static airlock_plugin_ctx ctx;
   // Init runs beside the reader: every host function it calls waits for a
   // reply that only the reader can take in.
+  static std::atomic<bool> init_returned{false};
   std::thread([&] {
     const airlock_status status = loaded->init(&api, &ctx);
+    init_returned.store(true, std::memory_order_release);
     isolation::WireWriter w;
     w.i32(status);
     if (!channel.send(isolation::Kind::done, 0, w.body())) _exit(0);
@@ -132,6 +135,11 @@ int main(int argc, char** argv) {
       case isolation::Kind::reply: channel.deliver(frame.id, std::move(frame.body)); break;
       case isolation::Kind::cancel: runner.cancel(frame.id); break;
       case isolation::Kind::shutdown:
+        // The server asks only once init and every hook have answered, but
+        // that order runs through the server: these make it one this
+        // process (and ThreadSanitizer) can see.
+        if (!init_returned.load(std::memory_order_acquire)) _exit(0);
+        channel.quiesce();
         if (plugin.on_destroy) plugin.on_destroy(plugin.plugin_data);
         _exit(0);
       default: _exit(3);  // the server does not send that here
