@@ -51,9 +51,9 @@ constexpr int kChildControl = 3;
 constexpr int kChildImage = 4;
 constexpr int kChildFirstLane = 5;
 
-// How long a thread waiting on a lane sleeps before it looks at its call's
-// cancellation and deadline: airlock_call has a flag to poll, not a way to
-// be woken.
+// How long a server thread waits on a lane's socket for a large frame its
+// mailbox announced: the frame is sent before the marker, so a wait this
+// long means a worker that sent a marker and nothing behind it.
 constexpr timeval kLanePoll{0, 20'000};
 
 // A copy of `fd` above every number the worker expects its descriptors at,

@@ -36,7 +36,9 @@
 
 namespace airlock::host {
 
-// Where the frames of one hook call arrive while a server thread waits.
+// Where the control socket's frames for one waiter arrive: init's (inbox
+// 0, while the plugin boots), or none at all for one that only waits to
+// learn the worker died.
 struct Inbox {
   std::mutex mutex;  // guards frames and dead
   std::condition_variable ready;
@@ -79,6 +81,8 @@ class WorkerProcess {
   void serve_plugin_calls(PluginCallHandler handler);
 
   std::uint64_t next_id() { return next_id_.fetch_add(1, std::memory_order_relaxed); }
+  // Frames from the control socket for `id` go to `inbox` until detached;
+  // the inbox is marked dead when the worker dies.
   void attach(std::uint64_t id, Inbox& inbox);
   void detach(std::uint64_t id);
   // False when the worker is gone. On the control socket.
