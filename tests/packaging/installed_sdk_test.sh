@@ -157,6 +157,44 @@ quietly env PKG_CONFIG="$PKG_CONFIG" CC="$AIRLOCK_C_COMPILER" make -C "$AIRLOCK_
 c_plugin=$work/c-plugin/example_c_rot13.so
 [ -f "$c_plugin" ] || fail "make in examples/c-plugin made no example_c_rot13.so"
 
+echo "-- a C project (project(x C)) finds the package by the ABI it carries"
+# The package is versioned by the plugin ABI in airlock.h; a C project needs
+# no C++ compiler and no Boost to use it.
+abi_major=$(sed -n 's/^#define AIRLOCK_ABI_VERSION_MAJOR \([0-9]*\)$/\1/p' "$prefix/$AIRLOCK_INCLUDEDIR/airlock/airlock.h")
+abi_minor=$(sed -n 's/^#define AIRLOCK_ABI_VERSION_MINOR \([0-9]*\)$/\1/p' "$prefix/$AIRLOCK_INCLUDEDIR/airlock/airlock.h")
+[ -n "$abi_major" ] && [ -n "$abi_minor" ] || fail "the installed airlock.h names no ABI version"
+c_project=$work/c-project
+mkdir -p "$c_project"
+cp "$AIRLOCK_C_PLUGIN_DIR/rot13.c" "$c_project/"
+cat >"$c_project/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.25)
+project(c_only LANGUAGES C)
+find_package(airlock ${WANT} CONFIG REQUIRED)
+airlock_add_plugin(c_only_rot13 rot13.c)
+CMAKE
+c_configure() {  # the command that configures the project for ABI $1, in c_cmd
+  c_cmd=("$AIRLOCK_CMAKE" -S "$c_project" -B "$work/c-project-$1" -G "$AIRLOCK_GENERATOR" "-DWANT=$1"
+    "-DCMAKE_PREFIX_PATH=$prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF
+    "-DCMAKE_C_COMPILER=$AIRLOCK_C_COMPILER")
+  [ -z "${AIRLOCK_MAKE_PROGRAM:-}" ] || c_cmd+=("-DCMAKE_MAKE_PROGRAM=$AIRLOCK_MAKE_PROGRAM")
+}
+for want in "$abi_major.0" "$abi_major.$abi_minor"; do
+  c_configure "$want"
+  quietly "${c_cmd[@]}"
+done
+quietly "$AIRLOCK_CMAKE" --build "$work/c-project-$abi_major.$abi_minor"
+c_only=$work/c-project-$abi_major.$abi_minor/c_only_rot13.so
+[ -f "$c_only" ] || fail "the C-only project built no c_only_rot13.so"
+for want in "$abi_major.$((abi_minor + 1))" "$((abi_major + 1)).0"; do
+  c_configure "$want"
+  if bounded "${c_cmd[@]}" >"$work/c-project.log" 2>&1; then
+    fail "find_package(airlock $want) accepted a package that carries ABI $abi_major.$abi_minor"
+  fi
+  grep -q "compatible with requested version" "$work/c-project.log" ||
+    fail "find_package(airlock $want) failed, but not for the version: $(tail -5 "$work/c-project.log")"
+done
+quietly "$prefix/$AIRLOCK_BINDIR/airlock" check --fast "$c_only"
+
 echo "-- loading it in the installed server"
 quietly "$prefix/$AIRLOCK_BINDIR/airlock" check --fast "$c_plugin" "$prefix/$AIRLOCK_PLUGINDIR/airlock_identity.so"
 
