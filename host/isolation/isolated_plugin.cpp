@@ -18,8 +18,10 @@ using isolation::WireReader;
 using isolation::WireWriter;
 using Clock = std::chrono::steady_clock;
 
-// How long a hook waits for a free lane before it looks at its call's
-// cancellation and deadline (a lane's own reads time out as often).
+// How long a hook waits, for a free lane or for its lane's next frame,
+// before it looks again at its call's cancellation and deadline and at
+// whether the worker died: airlock_call has a flag to poll, not a way to
+// be woken.
 constexpr std::chrono::milliseconds kPollInterval{20};
 constexpr std::chrono::milliseconds kStopGrace{2000};
 

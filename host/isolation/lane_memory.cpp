@@ -136,6 +136,4 @@ Received take(Mailbox& box, int socket, Frame& out, std::string& buffer,
   return behind;
 }
 
-void wake_all(Mailbox& box) { futex_wake(box.full, 1 << 30); }
-
 }  // namespace airlock::isolation

@@ -67,8 +67,4 @@ Received post(Mailbox& box, int socket, Kind kind, std::uint64_t id, std::string
 Received take(Mailbox& box, int socket, Frame& out, std::string& buffer,
               std::optional<std::chrono::milliseconds> limit);
 
-// Wakes whoever sleeps on `box` to look again (a worker died: its server
-// threads must see it now, not at their next time-out).
-void wake_all(Mailbox& box);
-
 }  // namespace airlock::isolation

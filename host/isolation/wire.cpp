@@ -67,6 +67,15 @@ bool read_sealed_body(int fd, std::uint32_t length, std::string& body) {
   return true;
 }
 
+// A message's kind and id into `out`; returns the body length it claims.
+std::uint32_t decode_header(const char* header, Frame& out) {
+  std::uint32_t length = 0;
+  std::memcpy(&length, header, 4);
+  out.kind = static_cast<Kind>(static_cast<unsigned char>(header[4]));
+  std::memcpy(&out.id, header + 5, 8);
+  return length;
+}
+
 }  // namespace
 
 void encode_header(char* out, Kind kind, std::uint64_t id, std::size_t length) {
@@ -78,10 +87,7 @@ void encode_header(char* out, Kind kind, std::uint64_t id, std::size_t length) {
 
 Received decode_message(std::string_view message, Frame& out) {
   if (message.size() < kHeaderSize) return Received::broken;
-  std::uint32_t length = 0;
-  std::memcpy(&length, message.data(), 4);
-  out.kind = static_cast<Kind>(static_cast<unsigned char>(message[4]));
-  std::memcpy(&out.id, message.data() + 5, 8);
+  const std::uint32_t length = decode_header(message.data(), out);
   if (length > kInlineMax || message.size() != kHeaderSize + length) return Received::broken;
   out.body.assign(message.data() + kHeaderSize, length);
   return Received::frame;
@@ -159,10 +165,7 @@ Received recv_frame(int fd, Frame& out, std::string& buffer) {
   if (message.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) return Received::broken;
   if (body_fd < 0) return decode_message(std::string_view(buffer.data(), size), out);
   if (size != kHeaderSize) return Received::broken;
-  std::uint32_t length = 0;
-  std::memcpy(&length, buffer.data(), 4);
-  out.kind = static_cast<Kind>(static_cast<unsigned char>(buffer[4]));
-  std::memcpy(&out.id, buffer.data() + 5, 8);
+  const std::uint32_t length = decode_header(buffer.data(), out);
   // A body in a memfd is never one that would have fitted in the message.
   if (length <= kInlineMax || length > kMaxBody) return Received::broken;
   return read_sealed_body(body_fd, length, out.body) ? Received::frame : Received::broken;

@@ -144,16 +144,19 @@ Result<std::shared_ptr<WorkerProcess>> WorkerProcess::spawn(const Options& optio
     setsockopt(pairs[i].server, SOL_SOCKET, SO_RCVTIMEO, &kLanePoll, sizeof kLanePoll);
   // Each lane's shared memory: mapped here, and the worker gets the memfd.
   std::vector<int> memories;
+  std::vector<Lane> lanes;
   for (unsigned i = 0; i < lane_count; ++i) {
     const int memfd = isolation::LaneMemory::create();
     const int child = memfd >= 0 ? high_fd(memfd, child_floor) : -1;
     if (memfd >= 0) close(memfd);
-    if (child < 0) {
+    isolation::LaneMemory memory(child);
+    if (child >= 0) memories.push_back(child);
+    if (!memory.region()) {
       close_all(memories);
       close_pairs();
       return Error{fmt::format("{}: cannot make the worker's shared memory: {}", where, std::strerror(errno))};
     }
-    memories.push_back(child);
+    lanes.push_back(Lane{std::move(memory), pairs[1 + i].server, {}});
   }
   int err[2];
   if (pipe2(err, O_CLOEXEC) != 0) {
@@ -201,7 +204,7 @@ Result<std::shared_ptr<WorkerProcess>> WorkerProcess::spawn(const Options& optio
   envp.push_back(nullptr);
 
   pid_t pid = -1;
-  int spawned = posix_spawn(&pid, worker.c_str(), &actions, &attr, argv.data(), envp.data());
+  const int spawned = posix_spawn(&pid, worker.c_str(), &actions, &attr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   for (auto& p : pairs) {
@@ -210,16 +213,6 @@ Result<std::shared_ptr<WorkerProcess>> WorkerProcess::spawn(const Options& optio
   }
   if (child_image >= 0) close(child_image);
   close(err[1]);
-  std::vector<Lane> lanes;
-  for (unsigned i = 0; i < lane_count; ++i) {
-    isolation::LaneMemory memory(memories[i]);
-    if (!memory.region() && spawned == 0) {
-      ::kill(pid, SIGKILL);
-      waitpid(pid, nullptr, 0);
-      spawned = ENOMEM;
-    }
-    lanes.push_back(Lane{std::move(memory), pairs[1 + i].server, {}});
-  }
   close_all(memories);
   if (spawned != 0) {
     close_pairs();
@@ -472,8 +465,8 @@ void WorkerProcess::died() {
     std::lock_guard lock(lanes_mutex_);
   }
   lane_freed_.notify_all();
-  // And one waiting on a lane's mailbox, now rather than at its next look.
-  for (Lane& lane : lanes_) isolation::wake_all(lane.memory.region()->to_server);
+  // A thread waiting on a lane's mailbox sees it at its next look (each
+  // wait is at most 20 ms).
   if (!was_killed)
     logger_->error("worker (pid {}) {}; the calls it was running fail, and it restarts on the next call", pid_,
                    ending);

@@ -4,9 +4,9 @@
 // multi-threaded server), its control socket to the server on fd 3, the
 // verified bytes of a pack's object on fd 4 when there are any, one socket
 // per lane (a hook it runs at once) from fd 5 on and then each lane's shared
-// memory, stdin and stdout on
-// /dev/null, stderr on a pipe the server reads into its log, and an
-// environment of nothing but TMPDIR and HOME (its private temp directory).
+// memory, stdin and stdout on /dev/null, stderr on a pipe the server reads
+// into its log, and an environment of nothing but TMPDIR and HOME (its
+// private temp directory).
 // Before a byte of the plugin is mapped it confines itself with every layer
 // the kernel offers; then it loads the plugin with the same checks as the
 // server, runs its init against a function table that forwards every call
