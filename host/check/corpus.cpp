@@ -68,7 +68,16 @@ constexpr std::array kFragments = {
     Fragment{"html", "<img src=x onerror=alert(1)><script>alert('x')</script>"},
     Fragment{"html", "&lt;b&gt; &#60;i&#62; &amp;lt;"},
     Fragment{"scheme", "javascript:alert(document.domain) data:text/html;base64,PHNjcmlwdD4="},
+    // Defanged as airlock.inert-urls writes it, and half-defanged as people
+    // and other tools write it: a sanitizer that revives one half (the
+    // scheme, or the dots) of a URL whose other half is plain makes up a
+    // live destination only when the corpus holds such a URL.
     Fragment{"defanged", "hxxps://attacker[.]example/r ssh[:]//h[.]example www[.]e[.]example"},
+    Fragment{"defanged", "HXXPS://UPPER[.]EXAMPLE/ fxp://files[.]example/a javascript[:]alert(1)"},
+    Fragment{"defanged", "hxxp://plain.example/a hxxps://plain.example/b fxp://files.example/c"},
+    Fragment{"defanged", "ssh[:]//git.example/repo hxxp[://]bracket.example/ HXXP://SHOUT.EXAMPLE/"},
+    Fragment{"defanged", "https://dots[.]example/ http://paren(.)example/ evil[dot]example www(.)evil(.)example"},
+    Fragment{"defanged", "10[.]0[.]0[.]1 and hxxp://127[.]0[.]0[.]1:8080/ and [::1][:]8080"},
     Fragment{"secret", "AKIAIOSFODNN7EXAMPLE"},
     Fragment{"secret", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"},
     Fragment{"secret", "token ghp_aB3aB3aB3aB3aB3aB3aB3aB3aB3aB3aB3aB3 and xoxb-123456789012-abcdefghij"},

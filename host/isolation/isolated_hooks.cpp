@@ -144,10 +144,11 @@ std::optional<IsolatedPlugin::TextRunFailure> IsolatedPlugin::sanitize_texts(
     const std::uint32_t step = in.u32();
     const airlock_status status = in.i32();
     const std::string_view text = in.str();
-    if (!in.ok() || (result > isolation::kTextChanged && step >= steps.size()))
+    if (!in.ok() || result > isolation::kTextBrokeUtf8 || (result > isolation::kTextChanged && step >= steps.size()))
       return TextRunFailure{0, AIRLOCK_STATUS_INTERNAL, false, false, {}};
     if (result == isolation::kTextFailed) return TextRunFailure{step, status, false, false, {}};
     if (result == isolation::kTextWroteUnchanged) return TextRunFailure{step, status, true, false, std::string(text)};
+    if (result == isolation::kTextBrokeUtf8) return TextRunFailure{step, status, false, false, std::string(text), true};
     if (result == isolation::kTextChanged) out[i].emplace(text);
   }
   return std::nullopt;
@@ -158,7 +159,7 @@ airlock_status IsolatedPlugin::sanitize_text(const Entry& entry, airlock_str tex
   const auto failure = sanitize_texts({&entry}, {view(text)}, result);
   if (failure) {
     // As the step answered in-process: its status, and what it wrote.
-    if (failure->wrote_unchanged) host_api().text_write(out, str(failure->written));
+    if (failure->wrote_unchanged || failure->broke_utf8) host_api().text_write(out, str(failure->written));
     return failure->status;
   }
   if (!result[0]) return AIRLOCK_STATUS_UNCHANGED;

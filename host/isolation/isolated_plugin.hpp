@@ -109,6 +109,7 @@ class IsolatedPlugin {
     bool wrote_unchanged = false;  // it wrote output and returned UNCHANGED
     bool died = false;             // the worker stopped (or was killed) first
     std::string written;           // what the failing step wrote, if anything
+    bool broke_utf8 = false;       // it turned valid UTF-8 into bytes that are not
   };
   // Runs text sanitizer `steps` (this plugin's, in order) over every text in
   // one round trip. On success out[i] is the new text, or nothing when the

@@ -66,6 +66,7 @@ inline constexpr std::uint8_t kTextUnchanged = 0;
 inline constexpr std::uint8_t kTextChanged = 1;
 inline constexpr std::uint8_t kTextFailed = 2;         // the step returned another status
 inline constexpr std::uint8_t kTextWroteUnchanged = 3;  // the step wrote output and returned UNCHANGED
+inline constexpr std::uint8_t kTextBrokeUtf8 = 4;       // the step turned valid UTF-8 into bytes that are not
 
 // The largest body either side accepts. A worker's frame is read as it
 // arrives, never allocated from its header alone, so a worker that claims a

@@ -1,9 +1,9 @@
 #include "mcp/jsonrpc.hpp"
 
+#include "util/strict_json.hpp"
+
 #include <boost/json/monotonic_resource.hpp>
 #include <boost/json/object.hpp>
-#include <boost/json/parse.hpp>
-#include <boost/json/parser.hpp>
 #include <boost/json/serialize.hpp>
 
 namespace airlock::host::jsonrpc {
@@ -21,15 +21,14 @@ std::variant<Message, Failure> parse(std::string_view text) {
     o.max_depth = 128;
     return o;
   }();
-  thread_local boost::json::parser parser({}, options);
+  thread_local StrictJsonParser parser(options);
   // One arena per message: its dozens of small nodes come from one block and
   // go back with it when the last part of the message (often the arguments,
   // kept by the call in flight) is gone. The storage_ptr keeps it alive.
-  boost::system::error_code ec;
-  parser.reset(boost::json::make_shared_resource<boost::json::monotonic_resource>());
-  parser.write(text.data(), text.size(), ec);
-  if (ec) return Failure{kParseError, "parse error: " + ec.message(), nullptr};
-  boost::json::value v = parser.release();
+  std::string refusal;
+  auto parsed = parser.parse(text, boost::json::make_shared_resource<boost::json::monotonic_resource>(), refusal);
+  if (!parsed) return Failure{kParseError, "parse error: " + refusal, nullptr};
+  boost::json::value v = std::move(*parsed);
   if (v.is_array()) return Failure{kInvalidRequest, "invalid request: batch requests are not supported", nullptr};
   auto* obj = v.if_object();
   if (!obj) return Failure{kInvalidRequest, "invalid request: a message must be a JSON object", nullptr};

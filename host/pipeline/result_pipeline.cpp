@@ -147,10 +147,11 @@ bool sanitize(const ToolRoute& route, boost::json::object& result, const Request
       return false;
     }
   }
-  // JSON text must be UTF-8; a tool or a step that wrote other bytes wrote
-  // something no client can be handed as it is.
+  // JSON text must be UTF-8. Each step's output was checked as it was
+  // written (a step that broke it is named above), so bytes that are not
+  // UTF-8 here are the tool's own that no step repaired.
   if (!all_utf8(result)) {
-    spdlog::error("tool '{}': result holds text that is not valid UTF-8; result withheld", route.tool->name);
+    spdlog::error("tool '{}': the tool wrote text that is not valid UTF-8; result withheld", route.tool->name);
     return false;
   }
   return true;

@@ -1,8 +1,10 @@
 // Running a sanitizer chain. Text sanitizers see every string a client will
 // show the model: each content block's text (and an embedded resource's
 // text), a resource link's name, title and description, and every string
-// value inside structuredContent. Keys, types, MIME types, URIs, base64 data
-// and _meta are not text for the model and are left to result sanitizers.
+// inside structuredContent, its objects' keys included (the mirror and the
+// client show keys to the model as much as values). Types, MIME types, URIs,
+// base64 data and _meta are not text for the model and are left to result
+// sanitizers.
 #include "pipeline/sanitizer_chain.hpp"
 
 #include "isolation/isolated_plugin.hpp"
@@ -12,6 +14,8 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <fmt/format.h>
+
+#include "util/utf8.hpp"
 
 #include <span>
 #include <vector>
@@ -28,10 +32,63 @@ std::string status_reason(airlock_status status) {
   }
 }
 
+// The keys of structuredContent's objects as strings a text step can
+// rewrite: a boost::json::object's keys cannot change in place, so they are
+// copied out, sanitized with the values, and an object whose keys changed is
+// rebuilt in its place.
+class ObjectKeys {
+ public:
+  // Each object, a parent before anything inside it.
+  void add(boost::json::object& object) {
+    if (object.empty()) return;
+    objects_.push_back({&object, keys_.size()});
+    for (const auto& kv : object) keys_.emplace_back(kv.key());
+  }
+  void append_leaves(std::vector<boost::json::string*>& leaves) {
+    for (auto& key : keys_) leaves.push_back(&key);
+  }
+  bool empty() const { return keys_.empty(); }
+
+  // Puts the sanitized keys in place. Two keys of one object rewritten to
+  // one would drop a value without a trace (or keep one the model never saw
+  // named), so that withholds the result, blamed on `steps`.
+  std::optional<ChainFailure> write_back(std::string_view steps) {
+    // Innermost first: rebuilding an object moves the values inside it, so
+    // nothing inside may be rebuilt after it.
+    for (auto it = objects_.rbegin(); it != objects_.rend(); ++it) {
+      boost::json::object& object = *it->object;
+      const auto changed = [&] {
+        std::size_t i = it->first;
+        for (const auto& kv : object)
+          if (kv.key() != keys_[i++]) return true;
+        return false;
+      };
+      if (!changed()) continue;
+      boost::json::object rebuilt(object.size(), object.storage());
+      std::size_t i = it->first;
+      for (auto& kv : object)
+        if (!rebuilt.emplace(keys_[i++], std::move(kv.value())).second)
+          return ChainFailure{std::string(steps), "rewrote two keys of one object in structuredContent to the same key"};
+      object = std::move(rebuilt);
+    }
+    return std::nullopt;
+  }
+
+ private:
+  struct Entry {
+    boost::json::object* object;
+    std::size_t first;  // its first key in keys_
+  };
+  std::vector<Entry> objects_;
+  // Leaves point into it, so append_leaves comes after the last add.
+  std::vector<boost::json::string> keys_;
+};
+
 // Visits every string of a JSON value, depth first, without recursion so a
-// deeply nested result cannot exhaust the worker's stack.
+// deeply nested result cannot exhaust the worker's stack; hands every object
+// to `keys` on the way.
 template <class Fn>
-std::optional<ChainFailure> for_each_string(boost::json::value& root, Fn&& fn) {
+std::optional<ChainFailure> for_each_string(boost::json::value& root, ObjectKeys& keys, Fn&& fn) {
   std::vector<boost::json::value*> stack{&root};
   while (!stack.empty()) {
     boost::json::value* v = stack.back();
@@ -41,15 +98,17 @@ std::optional<ChainFailure> for_each_string(boost::json::value& root, Fn&& fn) {
     } else if (auto* a = v->if_array()) {
       for (auto it = a->rbegin(); it != a->rend(); ++it) stack.push_back(&*it);
     } else if (auto* o = v->if_object()) {
+      keys.add(*o);
       for (auto it = o->rbegin(); it != o->rend(); ++it) stack.push_back(&it->value());
     }
   }
   return std::nullopt;
 }
 
-// Calls `apply` on every string of a tool result a client shows the model.
+// Calls `apply` on every string value of a tool result a client shows the
+// model, and collects structuredContent's keys into `keys`.
 template <class Fn>
-std::optional<ChainFailure> for_each_text(boost::json::object& result, Fn&& apply) {
+std::optional<ChainFailure> for_each_text(boost::json::object& result, ObjectKeys& keys, Fn&& apply) {
   if (auto* content = result.if_contains("content"); content && content->is_array()) {
     for (auto& block : content->get_array()) {
       auto* b = block.if_object();
@@ -65,9 +124,21 @@ std::optional<ChainFailure> for_each_text(boost::json::object& result, Fn&& appl
     }
   }
   if (auto* structured = result.if_contains("structuredContent"))
-    return for_each_string(*structured, apply);
+    return for_each_string(*structured, keys, apply);
   return std::nullopt;
 }
+
+std::string joined_names(std::span<const Sanitizer* const> steps) {
+  std::string names;
+  for (const Sanitizer* s : steps) names += (names.empty() ? "" : "+") + s->name;
+  return names;
+}
+
+// A step that turned valid UTF-8 into something else wrote bytes no client
+// can be handed; text that was not UTF-8 before is the tool's doing, which
+// the pipeline reports after the chain (a step may repair it).
+bool broke_utf8(std::string_view in, std::string_view out) { return !valid_utf8(out) && valid_utf8(in); }
+constexpr std::string_view kBrokeUtf8 = "wrote text that is not valid UTF-8";
 
 const IsolatedPlugin::Entry* isolated_entry(const Sanitizer* step) {
   return IsolatedPlugin::text_step_entry(step->on_text, step->data);
@@ -87,22 +158,37 @@ std::optional<ChainFailure> run_isolated_steps(std::span<const Sanitizer* const>
     const Sanitizer* step = steps[std::min(failure->step, steps.size() - 1)];
     if (failure->died) return ChainFailure{step->name, "stopped (its worker process ended)"};
     if (failure->wrote_unchanged) return ChainFailure{step->name, "wrote output and returned UNCHANGED"};
+    if (failure->broke_utf8) return ChainFailure{step->name, std::string(kBrokeUtf8)};
     return ChainFailure{step->name, status_reason(failure->status)};
   }
-  for (std::size_t i = 0; i < leaves.size(); ++i)
-    if (out[i]) leaves[i]->assign(out[i]->data(), out[i]->size());
+  for (std::size_t i = 0; i < leaves.size(); ++i) {
+    if (!out[i]) continue;
+    // The worker checks each step; this is for a worker that did not. It
+    // can only say which plugin's run it was.
+    if (broke_utf8(texts[i], *out[i])) return ChainFailure{joined_names(steps), std::string(kBrokeUtf8)};
+    leaves[i]->assign(out[i]->data(), out[i]->size());
+  }
   return std::nullopt;
 }
 
 std::optional<ChainFailure> run_text_segment(const std::vector<const Sanitizer*>& steps, bool isolated,
                                              boost::json::object& result) {
-  if (!isolated) return for_each_text(result, [&](boost::json::string& s) { return run_text_steps(steps, s); });
+  ObjectKeys keys;
   std::vector<boost::json::string*> leaves;
-  for_each_text(result, [&](boost::json::string& s) -> std::optional<ChainFailure> {
-    leaves.push_back(&s);
-    return std::nullopt;
-  });
-  return run_text_steps_on(steps, leaves);
+  if (!isolated) {
+    if (auto failure =
+            for_each_text(result, keys, [&](boost::json::string& s) { return run_text_steps(steps, s); }))
+      return failure;
+  } else {
+    for_each_text(result, keys, [&](boost::json::string& s) -> std::optional<ChainFailure> {
+      leaves.push_back(&s);
+      return std::nullopt;
+    });
+  }
+  if (keys.empty()) return leaves.empty() ? std::nullopt : run_text_steps_on(steps, leaves);
+  keys.append_leaves(leaves);
+  if (auto failure = run_text_steps_on(steps, leaves)) return failure;
+  return keys.write_back(joined_names(steps));
 }
 
 std::optional<ChainFailure> run_result_step(const Sanitizer& step, boost::json::object& result,
@@ -150,6 +236,7 @@ std::optional<ChainFailure> run_text_steps(const std::vector<const Sanitizer*>& 
       continue;
     }
     if (status != AIRLOCK_STATUS_OK) return ChainFailure{step->name, status_reason(status)};
+    if (broke_utf8(current, out)) return ChainFailure{step->name, std::string(kBrokeUtf8)};
     written = written == 0 ? 1 : 0;
     current = buffers[written];
   }
@@ -210,9 +297,7 @@ std::optional<ChainFailure> SanitizerChain::run(boost::json::object& result, con
     // once it overran, so its output is withheld like any failure.
     const auto elapsed = Clock::now() - start;
     if (elapsed > call.step_timeout * static_cast<long>(segment.steps.size())) {
-      std::string names;
-      for (const Sanitizer* s : segment.steps) names += (names.empty() ? "" : "+") + s->name;
-      return ChainFailure{names, fmt::format("took {} ms, over its {} ms deadline",
+      return ChainFailure{joined_names(segment.steps), fmt::format("took {} ms, over its {} ms deadline",
                                              std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count(),
                                              std::chrono::duration_cast<std::chrono::milliseconds>(
                                                  call.step_timeout * static_cast<long>(segment.steps.size()))

@@ -70,6 +70,7 @@ const Broken kBroken[] = {
     {"non_idempotent_suffix", "broken.suffix", "idempotence", true},
     {"racy_static_buffer", "broken.racy-strip", "concurrency", false},
     {"percent_decoding_normalizer", "broken.url-normalizer", "destination-preserving", true},
+    {"scheme_reviver", "broken.scheme-reviver", "destination-preserving", true},
     {"echoes_input_on_error", "broken.echo-on-error", "fail-closed", true},
     {"counts_calls", "broken.seen-counter", "no-side-effects", true},
     {"non_idempotent_result", "broken.result-footer", "idempotence", true},

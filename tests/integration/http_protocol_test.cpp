@@ -124,6 +124,14 @@ TEST_F(HttpProtocol, MalformedJsonIs400WithParseError) {
   }
 }
 
+TEST_F(HttpProtocol, DuplicateKeysAre400ParseErrorNotTheLastKeyServed) {
+  McpHttpClient client = session();
+  const HttpResponse r = post(client, R"({"jsonrpc":"2.0","id":7,"method":"tools/call","method":"ping"})");
+  EXPECT_EQ(400, r.status) << r.describe();
+  EXPECT_EQ(-32700, error_code_of(r.body)) << r.describe();
+  EXPECT_THAT(r.body, HasSubstr(R"(duplicate key \"method\")")) << r.describe();
+}
+
 TEST_F(HttpProtocol, MalformedJsonWithoutSessionIsAlso400ParseError) {
   McpHttpClient client(port());
   const HttpResponse r = post(client, "{oops");

@@ -117,6 +117,15 @@ TEST_F(JsonRpcErrors, RejectsOversizedLineWithNullId) {
   EXPECT_TRUE(client_->no_response_within(9, 200ms)) << "the oversized request was served";
 }
 
+TEST_F(JsonRpcErrors, RefusesADuplicateMethodKeyInsteadOfServingTheLastOne) {
+  client_->send_line(R"({"jsonrpc":"2.0","id":12,"method":"tools/call","method":"ping"})");
+  const std::optional<Message> m = client_->wait_response(nullptr, 3s);
+  ASSERT_TRUE(m) << "no response with id null";
+  EXPECT_EQ(-32700, int_at(*m, "/error/code")) << m->line;
+  EXPECT_THAT(string_at(*m, "/error/message"), HasSubstr("duplicate key \"method\"")) << m->line;
+  EXPECT_TRUE(client_->no_response_within(12, 200ms)) << "the ambiguous request was served";
+}
+
 TEST_F(JsonRpcErrors, RejectsUnknownParamsTypeForToolsCall) {
   client_->send_line(R"({"jsonrpc":"2.0","id":11,"method":"tools/call","params":[1]})");
   const std::optional<Message> m = client_->wait_response(11, 3s);

@@ -349,6 +349,58 @@ TEST(Utf8, ResultThatIsNotUtf8IsWithheldWithoutLeaking) {
   EXPECT_THAT(log, Not(HasSubstr(kCanaryCore)));
 }
 
+// A chain step that breaks UTF-8 is named in the log, not only the tool.
+TEST(Utf8, StepThatWritesBytesThatAreNotUtf8IsNamed) {
+  TempConfig config(chain_config(R"("airlock.strip-control", "pipeline.break-utf8")"));
+  std::unique_ptr<McpStdioClient> client = start_initialized(config);
+  const Message m = client->call_tool("pipeline.untrusted", json::object{{"text", kCanary}});
+  EXPECT_TRUE(is_tool_error(m)) << m.line;
+  EXPECT_EQ(kWithheld, first_text(m));
+  EXPECT_EQ(0, client->finish(3s));
+  const std::string log = client->stderr_text();
+  EXPECT_THAT(log, HasSubstr("sanitizer 'pipeline.break-utf8'"));
+  EXPECT_THAT(log, HasSubstr("not valid UTF-8"));
+  EXPECT_THAT(log, Not(HasSubstr("sanitizer 'airlock.strip-control'")));
+  EXPECT_THAT(log, Not(HasSubstr(kCanaryCore)));
+}
+
+// ------------------------------------------------------------------- keys
+
+// A GitHub token airlock.redact-secrets knows, 36 characters after ghp_.
+constexpr std::string_view kTokenKey = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+
+TEST(StructuredKeys, PassTheChainInStructuredContentAndItsMirror) {
+  TempConfig config(chain_config(R"("airlock.strip-control", "airlock.redact-secrets")", "mirror = \"text\"\n"));
+  std::unique_ptr<McpStdioClient> client = start_initialized(config);
+  const Message m =
+      client->call_tool("pipeline.keyed", json::object{{"keys", json::array{kTokenKey, "be\x07ll", "plain"}}});
+  EXPECT_FALSE(is_tool_error(m)) << m.line;
+  EXPECT_THAT(m.line, Not(HasSubstr(kTokenKey)));
+  EXPECT_THAT(m.line, Not(HasSubstr("\\u0007")));
+  const json::value* structured = find(m, "/result/structuredContent");
+  ASSERT_NE(nullptr, structured) << m.line;
+  // Rewritten keys keep their values and their order.
+  const json::object& top = structured->as_object();
+  ASSERT_EQ(4u, top.size()) << m.line;
+  EXPECT_THAT(std::string(top.begin()->key()), HasSubstr("REDACTED")) << m.line;
+  EXPECT_EQ(0, top.begin()->value()) << m.line;
+  EXPECT_EQ(1, top.at("bell")) << m.line;
+  EXPECT_EQ(2, top.at("plain")) << m.line;
+  EXPECT_EQ(1, top.at("inner").as_object().at("bell")) << m.line;
+  // The mirror is made from what the chain left.
+  EXPECT_EQ(*structured, json::parse(first_text(m))) << m.line;
+}
+
+TEST(StructuredKeys, TwoKeysRewrittenToOneWithholdTheResult) {
+  TempConfig config(chain_config(R"("airlock.strip-control")"));
+  std::unique_ptr<McpStdioClient> client = start_initialized(config);
+  const Message m = client->call_tool("pipeline.keyed", json::object{{"keys", json::array{"a\x07b", "ab"}}});
+  EXPECT_TRUE(is_tool_error(m)) << m.line;
+  EXPECT_EQ(kWithheld, first_text(m));
+  EXPECT_EQ(0, client->finish(3s));
+  EXPECT_THAT(client->stderr_text(), HasSubstr("same key"));
+}
+
 // --------------------------------------------------------------- deadline
 
 TEST(SanitizerDeadline, SlowStepWithholdsTheResultAndIsNamedInTheLog) {

@@ -169,6 +169,35 @@ TEST(JsonRpc, RefusesNestingDeeperThanTheLimitAsAParseError) {
   EXPECT_EQ(f.code, kParseError);
 }
 
+// A proxy that reads the first of two equal keys and a parser that keeps the
+// last would disagree about what was asked: such a message is refused whole.
+TEST(JsonRpc, RefusesADuplicateKeyAnywhereAsAParseErrorNamingIt) {
+  const std::string cases[][2] = {
+      {R"({"jsonrpc":"2.0","id":1,"method":"tools/call","method":"ping"})", "method"},
+      {R"({"jsonrpc":"2.0","id":1,"id":2,"method":"ping"})", "id"},
+      {R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{"u":1,"u":2}}})", "u"},
+      {R"({"jsonrpc":"2.0","id":1,"method":"x","params":[{"k":1},{"k":2,"k":3}]})", "k"},
+      // Equal once the escapes are read.
+      {R"({"jsonrpc":"2.0","id":1,"method":"ping","m\u0065thod":"tools/call"})", "method"},
+  };
+  for (const auto& [text, key] : cases) {
+    const Failure f = failure_of(text);
+    EXPECT_EQ(f.code, kParseError) << text;
+    EXPECT_THAT(f.message, HasSubstr("duplicate key \"" + key + "\"")) << text;
+    EXPECT_TRUE(f.id.is_null()) << text;
+  }
+}
+
+TEST(JsonRpc, AcceptsEqualKeysInDifferentObjectsAndManyDistinctKeys) {
+  const Message m = message_of(R"({"jsonrpc":"2.0","id":1,"method":"x","params":{"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}]}})");
+  EXPECT_EQ(m.method, "x");
+  // Enough keys that the check cannot be a pairwise scan of one object.
+  std::string wide = R"({"jsonrpc":"2.0","id":2,"method":"x","params":{)";
+  for (int i = 0; i < 5000; ++i) wide += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":" + std::to_string(i);
+  EXPECT_EQ(message_of(wide + "}}").params.as_object().size(), 5000u);
+  EXPECT_EQ(failure_of(wide + ",\"k4321\":0}}").code, kParseError);
+}
+
 // --- output
 
 TEST(JsonRpc, WritesAResultThatParsesBackWithIdAndResult) {

@@ -156,20 +156,33 @@ TEST(SanitizerChain, StripsTheTextFieldsOfAResourceLinkButNotItsUri) {
   EXPECT_EQ(link.at("uri"), "file:///a\u0007b");
 }
 
-TEST(SanitizerChain, StripsEveryStringInStructuredContentButNoKey) {
+// Keys are text the model reads (the mirror and the client show them), so
+// they pass the chain as values do, and keep their order and their values.
+TEST(SanitizerChain, StripsEveryStringInStructuredContentKeysIncluded) {
   auto result = object_of(R"({"content":[],"structuredContent":{
       "top":"a\u0007b",
       "k\u0007ey":"v\u0007al",
-      "list":["c\u0007d",1,true,null,["e\u0007f",{"deep":"g\u0007h"}]],
-      "nested":{"more":{"leaf":"i\u0007j"}},
+      "list":["c\u0007d",1,true,null,["e\u0007f",{"de\u0007ep":"g\u0007h"}]],
+      "nested":{"mo\u0007re":{"leaf":"i\u0007j"}},
       "number":7}})");
   ASSERT_EQ(run(chain_of({"airlock.strip-control"}), result), std::nullopt);
-  EXPECT_EQ(boost::json::value(result.at("structuredContent")), boost::json::parse(R"({
+  const boost::json::value expected = boost::json::parse(R"({
       "top":"ab",
-      "k\u0007ey":"val",
+      "key":"val",
       "list":["cd",1,true,null,["ef",{"deep":"gh"}]],
       "nested":{"more":{"leaf":"ij"}},
-      "number":7})"));
+      "number":7})");
+  EXPECT_EQ(boost::json::value(result.at("structuredContent")), expected);
+  EXPECT_EQ(boost::json::serialize(result.at("structuredContent")), boost::json::serialize(expected))
+      << "the keys kept their order";
+}
+
+TEST(SanitizerChain, WithholdsAResultWhoseKeysTheChainMakesEqual) {
+  auto result = object_of(R"({"content":[],"structuredContent":{"inner":{"a\u0007b":1,"ab":2}}})");
+  const auto failure = run(chain_of({"airlock.identity", "airlock.strip-control"}), result);
+  ASSERT_NE(failure, std::nullopt);
+  EXPECT_EQ(failure->sanitizer, "airlock.identity+airlock.strip-control");
+  EXPECT_THAT(failure->reason, HasSubstr("same key"));
 }
 
 TEST(SanitizerChain, LeavesMetaAndNonTextFieldsToResultSanitizers) {
@@ -357,6 +370,30 @@ TEST(SanitizerChain, FailsClosedWhenAResultStepWritesSomethingThatIsNotJson) {
 }
 
 // --- run_text_steps on one leaf
+
+// A step that turns UTF-8 into other bytes is the one named; one that only
+// passes on what the tool wrote is not blamed for it.
+airlock_status append_lone_lead_byte(void*, airlock_str text, airlock_text_writer* out) noexcept {
+  const std::string output = std::string(view(text)) + "\xc3";
+  return host_api().text_write(out, borrow(output));
+}
+
+TEST(RunTextSteps, NamesTheStepThatBrokeUtf8) {
+  Sanitizer breaker;
+  breaker.name = "test.breaker";
+  breaker.kind = SanitizerKind::text;
+  breaker.on_text = &append_lone_lead_byte;
+  const SanitizerChain chain = chain_of({real("airlock.strip-control"), &breaker, real("airlock.strip-control")});
+  auto result = text_result("fine");
+  const auto failure = run(chain, result);
+  ASSERT_NE(failure, std::nullopt);
+  EXPECT_EQ(failure->sanitizer, "test.breaker");
+  EXPECT_THAT(failure->reason, HasSubstr("not valid UTF-8"));
+
+  auto already_broken = text_result("tool wrote \xff");
+  EXPECT_EQ(run(chain_of({&breaker}), already_broken), std::nullopt)
+      << "text that was not UTF-8 before the step is the tool's, reported after the chain";
+}
 
 TEST(RunTextSteps, LeavesTheLeafUntouchedWhenEveryStepReturnsUnchanged) {
   boost::json::string leaf = "plain text, nothing to strip";

@@ -1,6 +1,7 @@
 #include "isolation/worker/hook_runner.hpp"
 
 #include "plugins/abi_values.hpp"
+#include "util/utf8.hpp"
 
 #include <exception>
 #include <thread>
@@ -9,6 +10,7 @@ namespace airlock::isolation {
 namespace {
 
 using host::borrow;
+using host::valid_utf8;
 
 // The request context a result sanitizer, a read, a get or a completion
 // gets, as the server encoded it; borrows from the frame's body.
@@ -130,6 +132,11 @@ void HookRunner::sanitize_text(WireReader& in, WireWriter& out) {
       if (status != AIRLOCK_STATUS_OK) {
         const std::uint8_t outcome = status == AIRLOCK_STATUS_UNCHANGED ? kTextWroteUnchanged : kTextFailed;
         out.u8(outcome).u32(s).i32(status).str(w.written ? std::string_view(w.out) : std::string_view());
+        return;
+      }
+      // Checked here, step by step, so the server can name the step.
+      if (!valid_utf8(w.out) && valid_utf8(current)) {
+        out.u8(kTextBrokeUtf8).u32(s).i32(AIRLOCK_STATUS_OK).str(w.out);
         return;
       }
       written = written == 0 ? 1 : 0;
