@@ -181,7 +181,7 @@ std::string shortened(const std::string& key) {
 }  // namespace
 
 struct StrictJsonParser::Impl {
-  explicit Impl(const json::parse_options& options) : options(options), parser(options, json::storage_ptr()) {}
+  explicit Impl(const json::parse_options& options) : options(options), parser(options) {}
   json::parse_options options;
   json::basic_parser<DigestingHandler> parser;
 };
