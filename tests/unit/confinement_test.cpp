@@ -45,7 +45,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+// GCC says __SANITIZE_ADDRESS__; clang 14 only answers __has_feature.
 #if defined(__SANITIZE_ADDRESS__)
+#define AIRLOCK_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AIRLOCK_TEST_ASAN 1
+#endif
+#endif
+
+#if defined(AIRLOCK_TEST_ASAN)
 // The memory cap test asks for more than the cap: the sanitizer's allocator
 // must then return NULL as malloc does, not end the child with a report.
 extern "C" const char* __asan_default_options() { return "allocator_may_return_null=1"; }
@@ -625,7 +634,12 @@ TEST_F(Confinement, TheMemoryCapRefusesAnAllocationLargerThanIt) {
   ASSERT_TRUE(r.exited_cleanly()) << r["exception"];
   EXPECT_THAT(r["layer.rlimits"], HasSubstr("address space 256 MiB"));
   EXPECT_EQ(r["malloc_small"], "ok");
+#if !defined(AIRLOCK_TEST_ASAN)
+  // Under ASan malloc is the sanitizer's allocator, which (clang's) serves
+  // large blocks from address space it reserved before the cap was set; the
+  // plugin's own mmap below is what the cap must refuse either way.
   EXPECT_EQ(r["malloc_large"], "refused");
+#endif
   EXPECT_EQ(r["mmap_large"], "ENOMEM");
 }
 
