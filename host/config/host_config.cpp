@@ -167,7 +167,6 @@ bool is_ipv6_literal(std::string_view address) {
 // "host", "host:port", "[v6]" or "[v6]:port", the forms of a Host header
 // (RFC 9110 7.2); lowercased, as names compare without case.
 std::optional<std::string> host_and_port(std::string_view text) {
-  std::string_view port;
   if (text.starts_with('[')) {
     const auto close = text.find(']');
     if (close == std::string_view::npos || !is_ipv6_literal(text.substr(1, close - 1)))
