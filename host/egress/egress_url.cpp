@@ -364,6 +364,12 @@ Result<Url> resolve_redirect(const Url& base, std::string_view location) {
     path = remove_dot_segments(merged);
   }
 
+  // Without an authority a path must not start with "//", or the text
+  // would read back with its first segment as a host: "http:/./..//evil"
+  // removes its dot segments to "//evil". RFC 3986 section 5.2.4's output
+  // keeps such a path a path by prefixing "/.", which parse_url then refuses
+  // with the rest of the authority-less locations.
+  if (!authority && path.starts_with("//")) path.insert(0, "/.");
   std::string target = scheme + ":" + (authority ? "//" + *authority : std::string()) + path;
   if (query) target += "?" + std::string(*query);
   auto url = parse_url(target);

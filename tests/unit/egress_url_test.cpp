@@ -237,6 +237,23 @@ TEST(ResolveRedirect, PreservesPercentEncodingByteForByte) {
   EXPECT_EQ(resolve_redirect(base, "/a/%2e%2e/b")->text, "http://a.test/a/%2e%2e/b");
 }
 
+// A fuzz finding (tests/fuzz/corpus/egress_redirect): dot-segment removal
+// turned the path of a location with a scheme and no authority into "//x",
+// which then read back as the host x.
+TEST(ResolveRedirect, NeverTurnsAPathIntoAHost) {
+  const Url base = base_url();
+  for (const char* location : {"http:/./..//evil.test/x", "http:/..//evil.test", "http:/.//evil.test",
+                               "https:/a/../..//evil.test/"}) {
+    const auto url = resolve_redirect(base, location);
+    EXPECT_FALSE(url) << location << " resolved to " << url->text;
+  }
+  // With an authority, the same path stays a path.
+  const auto url = resolve_redirect(base, "/./..//evil.test/x");
+  ASSERT_TRUE(url);
+  EXPECT_EQ(url->host, "a.test");
+  EXPECT_EQ(url->target, "//evil.test/x");
+}
+
 TEST(ResolveRedirect, RefusesLocationsThatAreNotUsableHttpUrls) {
   const Url base = base_url();
   const std::pair<const char*, const char*> cases[] = {
