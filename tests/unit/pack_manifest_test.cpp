@@ -123,6 +123,30 @@ TEST(PackManifest, EveryRefusalNamesFileLineAndKey) {
   for (const Refusal& c : cases) EXPECT_THAT(error_of(c.text, c.form), HasSubstr(c.want)) << c.text;
 }
 
+// A fuzz finding (tests/fuzz/corpus/pack_manifest): names took any one-line
+// text, a terminal escape or a quote included, which then reached messages,
+// logs and config bindings as a tool or chain name.
+TEST(PackManifest, RefusesNamesOutsideTheNameCharacters) {
+  const std::string ok = built();
+  auto swap = [&](std::string_view from, std::string_view to) {
+    std::string s = ok;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  const std::vector<Refusal> cases = {
+      {swap("tools = [\"acme.lookup\"]", "tools = [\"acme\\u001b[31m\"]"), "object[0].tools[0]: want 1 to 64 of"},
+      {swap("tools = [\"acme.lookup\"]", "tools = [\"acme lookup\"]"), "pack.toml:12:10: object[0].tools[0]: want"},
+      {swap("sanitizers = []", "sanitizers = [\"a\\\"b\"]"), "object[0].sanitizers[0]: want 1 to 64 of"},
+      {swap("tools = [\"acme.lookup\"]", "tools = [\"" + std::string(65, 'a') + "\"]"), "object[0].tools[0]: want"},
+      {swap("\"acme.lookup\" = [", "\"acme/lookup\" = ["), "suggest.egress: tool name: want 1 to 64 of"},
+      {swap("[suggest.chains.strict]", "[suggest.chains.\"st rict\"]"), "suggest.chains: chain name: want"},
+      {swap("steps = [\"airlock.strip_control\"]", "steps = [\"x\\u00e9\"]"), "suggest.chains.strict.steps[0]: want"},
+  };
+  for (const Refusal& c : cases) EXPECT_THAT(error_of(c.text, c.form), HasSubstr(c.want)) << c.text;
+  // Globs and the usual name characters pass.
+  EXPECT_EQ(error_of(swap("\"acme.lookup\" = [", "\"acme.*-v?_2\" = [")), "(parsed)");
+}
+
 TEST(PackManifest, AbiStrings) {
   EXPECT_EQ("1.4", abi_string((1u << 16) | 4u));
   EXPECT_EQ((1u << 16) | 4u, parse_abi_string("1.4").value());
