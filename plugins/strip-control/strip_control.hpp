@@ -21,8 +21,8 @@
 // Destinations: a removal joins its two neighbours, which can make a host or
 // URL the input did not hold ("foo.\e[1mbar" would give "foo.bar", and
 // "http:\x01//evil" a live URL). Where a removal joins two bytes that could
-// both belong to a destination (URL bytes: letters, digits, - _ % . : / \
-// [ ] + and every byte >= 0x80, which may be part of a Unicode dot), and the
+// both belong to a destination (URL bytes: letters, digits, - _ % . : / [ ]
+// +, backslash and every byte >= 0x80, part of a Unicode dot maybe), and the
 // run of URL bytes around the join holds a separator (. or : or a Unicode
 // dot, or one formed across the join), a space goes in its place:
 // "foo. bar". A run without one can hold no destination, so "bo\e[0mld"
@@ -36,6 +36,7 @@
 #ifndef AIRLOCK_PLUGINS_STRIP_CONTROL_HPP
 #define AIRLOCK_PLUGINS_STRIP_CONTROL_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
