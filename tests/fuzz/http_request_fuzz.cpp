@@ -31,14 +31,14 @@
 #include <cstdlib>
 #include <string>
 
-namespace http = boost::beast::http;
+namespace bhttp = boost::beast::http;
 
 namespace {
 
 // A request's headers as admit_modern reads them (names without case).
 class FieldsView final : public airlock::host::HeaderView {
  public:
-  explicit FieldsView(const http::fields& fields) : fields_(fields) {}
+  explicit FieldsView(const bhttp::fields& fields) : fields_(fields) {}
   std::size_t count(std::string_view name) const override { return fields_.count(name); }
   std::optional<std::string_view> get(std::string_view name) const override {
     const auto it = fields_.find(name);
@@ -47,10 +47,10 @@ class FieldsView final : public airlock::host::HeaderView {
   }
 
  private:
-  const http::fields& fields_;
+  const bhttp::fields& fields_;
 };
 
-std::string_view header(const http::request<http::string_body>& request, std::string_view name) {
+std::string_view header(const bhttp::request<bhttp::string_body>& request, std::string_view name) {
   const auto it = request.find(name);
   if (it == request.end()) return {};
   return {it->value().data(), it->value().size()};
@@ -58,7 +58,7 @@ std::string_view header(const http::request<http::string_body>& request, std::st
 
 airlock::host::http::SessionTable& sessions() {
   static airlock::host::http::SessionTable table(airlock::fuzz::FuzzServer::get().state(), 4,
-                                                 std::chrono::seconds(60), {});
+                                                 std::chrono::seconds(60), {1 << 20, 1000});
   return table;
 }
 
@@ -69,16 +69,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace airlock::host;
   const auto& server = fuzz::FuzzServer::get();
   static const http::HostPolicy hosts = http::make_host_policy("127.0.0.1", {}, {});
-  static const http::Authenticator no_tokens({});
+  static const http::Authenticator no_tokens(std::vector<TokenConfig>{});
 
-  http::request_parser<http::string_body> parser;
+  bhttp::request_parser<bhttp::string_body> parser;
   parser.body_limit(server.config().server.max_message_bytes);
   parser.eager(true);
   boost::beast::error_code ec;
   std::size_t used = 0;
   for (std::size_t at = 0; at < size && !parser.is_done(); at += used) {
     used = parser.put(boost::asio::buffer(data + at, size - at), ec);
-    if (ec == http::error::need_more) ec = {};
+    if (ec == bhttp::error::need_more) ec = {};
     if (ec || used == 0) break;
   }
   if (ec || !parser.is_header_done()) return 0;
@@ -98,7 +98,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)no_tokens.authenticate(header(request, "Authorization"));
   const std::string_view protocol = header(request, "MCP-Protocol-Version");
   const bool protocol_ok = protocol.empty() || http::protocol_header_accepted(protocol);
-  if (request.method() != http::verb::post || !parser.is_done()) {
+  if (request.method() != bhttp::verb::post || !parser.is_done()) {
     if (const std::string_view id = header(request, "Mcp-Session-Id"); !id.empty())
       (void)sessions().find(id, "anonymous");
     return 0;
