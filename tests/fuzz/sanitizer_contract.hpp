@@ -42,6 +42,31 @@ inline std::string printable(std::string_view s) {
   std::abort();
 }
 
+// `d` with only inert-urls' own marks taken out: "[.]", "[:]" (and the
+// Unicode dots bracketed) lose their brackets, hxxp/fxp become http/ftp;
+// backslashes stay. host/check's undo_inert_marks also reads "\[" as
+// escape-markup's escaped bracket, so an input backslash directly before a
+// dot that inert-urls brackets ("https://\.example" gives
+// "hxxps://\[.]example") reads there as a made-up "https://.example": the
+// sanitizer inserted two brackets and nothing else. A destination this
+// accounts for is not made up. (Reported for host/check/destinations.)
+inline std::string undo_brackets_only(std::string s) {
+  for (const char* mark : {"[.]", "[:]", "[\xE3\x80\x82]", "[\xEF\xBC\x8E]", "[\xEF\xBD\xA1]"}) {
+    const std::string m(mark);
+    for (std::size_t at; (at = s.find(m)) != std::string::npos;) s.replace(at, m.size(), m.substr(1, m.size() - 2));
+  }
+  for (std::size_t i = 0; i + 3 <= s.size(); ++i) {
+    auto lower = [&](std::size_t k) { return static_cast<char>(s[k] | 0x20); };
+    if (i + 4 <= s.size() && lower(i) == 'h' && lower(i + 1) == 'x' && lower(i + 2) == 'x' && lower(i + 3) == 'p') {
+      s[i + 1] = s[i + 1] == 'X' ? 'T' : 't';
+      s[i + 2] = s[i + 2] == 'X' ? 'T' : 't';
+    } else if (lower(i) == 'f' && lower(i + 1) == 'x' && lower(i + 2) == 'p') {
+      s[i + 1] = s[i + 1] == 'X' ? 'T' : 't';
+    }
+  }
+  return s;
+}
+
 // Checks `sanitize` (string_view -> optional<string>, nullopt: unchanged) on `in`.
 template <class Sanitize>
 void check_sanitizer_contract(std::string_view in, Sanitize&& sanitize) {
@@ -53,8 +78,10 @@ void check_sanitizer_contract(std::string_view in, Sanitize&& sanitize) {
   if (out == in) broken("returned its input unchanged instead of nullopt", in, out);
   if (host::valid_utf8(in) && !host::valid_utf8(out)) broken("valid UTF-8 in, invalid out", in, out);
   if (const std::optional<std::string> twice = sanitize(out)) broken("not idempotent (second pass below)", out, *twice);
-  if (const auto made_up = host::check::made_up_destinations(in, out); !made_up.empty())
-    broken(("made up destination '" + printable(made_up.front()) + "'").c_str(), in, out);
+  for (const std::string& d : host::check::made_up_destinations(in, out)) {
+    if (in.find(undo_brackets_only(d)) != std::string_view::npos) continue;
+    broken(("made up destination '" + printable(d) + "'").c_str(), in, out);
+  }
 }
 
 }  // namespace airlock::fuzz
