@@ -26,6 +26,7 @@
 
 #include <boost/beast/http.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -74,12 +75,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   bhttp::request_parser<bhttp::string_body> parser;
   parser.body_limit(server.config().server.max_message_bytes);
   parser.eager(true);
+  // Fed the way a socket read loop feeds it (Beast's http::read_some): the
+  // bytes arrive in growing pieces, and after need_more the unconsumed bytes
+  // come again with more behind them, never alone.
   boost::beast::error_code ec;
-  std::size_t used = 0;
-  for (std::size_t at = 0; at < size && !parser.is_done(); at += used) {
-    used = parser.put(boost::asio::buffer(data + at, size - at), ec);
-    if (ec == bhttp::error::need_more) ec = {};
-    if (ec || used == 0) break;
+  std::size_t at = 0;
+  std::size_t arrived = std::min<std::size_t>(size, 64);
+  while (at < arrived && !parser.is_done()) {
+    at += parser.put(boost::asio::buffer(data + at, arrived - at), ec);
+    if (ec == bhttp::error::need_more) {
+      if (arrived == size) break;  // the client sent nothing more
+      ec = {};
+      arrived = std::min(size, arrived * 2);
+    } else if (ec) {
+      break;
+    }
   }
   if (ec || !parser.is_header_done()) return 0;
   const auto& request = parser.get();

@@ -43,8 +43,8 @@ inline std::string printable(std::string_view s) {
 }
 
 // `d` with only inert-urls' own marks taken out: "[.]", "[:]" (and the
-// Unicode dots bracketed) lose their brackets, hxxp/fxp become http/ftp;
-// backslashes stay. host/check's undo_inert_marks also reads "\[" as
+// Unicode dots bracketed) lose their brackets, a leading hxxp/fxp becomes
+// http/ftp; backslashes stay. host/check's undo_inert_marks also reads "\[" as
 // escape-markup's escaped bracket, so an input backslash directly before a
 // dot that inert-urls brackets ("https://\.example" gives
 // "hxxps://\[.]example") reads there as a made-up "https://.example": the
@@ -55,14 +55,13 @@ inline std::string undo_brackets_only(std::string s) {
     const std::string m(mark);
     for (std::size_t at; (at = s.find(m)) != std::string::npos;) s.replace(at, m.size(), m.substr(1, m.size() - 2));
   }
-  for (std::size_t i = 0; i + 3 <= s.size(); ++i) {
-    auto lower = [&](std::size_t k) { return static_cast<char>(s[k] | 0x20); };
-    if (i + 4 <= s.size() && lower(i) == 'h' && lower(i + 1) == 'x' && lower(i + 2) == 'x' && lower(i + 3) == 'p') {
-      s[i + 1] = s[i + 1] == 'X' ? 'T' : 't';
-      s[i + 2] = s[i + 2] == 'X' ? 'T' : 't';
-    } else if (lower(i) == 'f' && lower(i + 1) == 'x' && lower(i + 2) == 'p') {
-      s[i + 1] = s[i + 1] == 'X' ? 'T' : 't';
-    }
+  // Only the destination's own scheme: "hxxp" further in is the input's text.
+  auto lower = [&](std::size_t k) { return static_cast<char>(s[k] | 0x20); };
+  if (s.size() >= 4 && lower(0) == 'h' && lower(1) == 'x' && lower(2) == 'x' && lower(3) == 'p') {
+    s[1] = s[1] == 'X' ? 'T' : 't';
+    s[2] = s[2] == 'X' ? 'T' : 't';
+  } else if (s.size() >= 3 && lower(0) == 'f' && lower(1) == 'x' && lower(2) == 'p') {
+    s[1] = s[1] == 'X' ? 'T' : 't';
   }
   return s;
 }
