@@ -316,7 +316,14 @@ std::string write_manifest(const PackManifest& m) {
     root.insert("suggest", std::move(suggest));
   }
   std::ostringstream out;
-  out << toml::toml_formatter(root, toml::toml_formatter::default_flags & ~toml::format_flags::indentation);
+  // Basic one-line strings only ("...", escapes and all): TOML drops a line
+  // break right after a multi-line string's opening delimiter, so toml++
+  // writing a description that starts with one lost it on reading back; and
+  // without multi-line strings toml++ writes a literal ('...') string with a
+  // raw line break in it, which no TOML reader accepts.
+  out << toml::toml_formatter(root, toml::toml_formatter::default_flags & ~toml::format_flags::indentation &
+                                        ~toml::format_flags::allow_multi_line_strings &
+                                        ~toml::format_flags::allow_literal_strings);
   std::string text = out.str();
   if (text.empty() || text.back() != '\n') text += '\n';
   return text;

@@ -60,6 +60,21 @@ TEST(PackManifest, WriteThenReadIsTheSameManifestAndTheSameBytes) {
   EXPECT_EQ(m.suggest_chains, again->suggest_chains);
 }
 
+// A fuzz finding (tests/fuzz/corpus/pack_manifest/finding-description-
+// leading-newline): toml++ wrote "\nline" as a multi-line string, whose
+// first line break TOML drops, so the built manifest read back as "line".
+TEST(PackManifest, ADescriptionStartingWithALineBreakSurvivesTheRoundTrip) {
+  auto m = parse_manifest(built(), "pack.toml", ManifestForm::built).value();
+  for (const char* description : {"\nline", "\r\nline", "a\n\nb\n", "'''x'''", "\"\"\"\ny"}) {
+    m.description = description;
+    const std::string text = write_manifest(m);
+    auto again = parse_manifest(text, "pack.toml", ManifestForm::built);
+    ASSERT_TRUE(again) << again.error().message;
+    EXPECT_EQ(again->description, m.description) << text;
+    EXPECT_EQ(write_manifest(*again), text);
+  }
+}
+
 TEST(PackManifest, SourceFormTakesAnObjectListAndNoAbi) {
   auto m = parse_manifest("[pack]\nname = \"a\"\nversion = \"1\"\nvendor = \"v\"\nobjects = [\"liba.so\"]\n",
                           "pack.toml", ManifestForm::source);
