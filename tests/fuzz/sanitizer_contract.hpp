@@ -12,6 +12,7 @@
 #include "check/destinations.hpp"
 #include "util/utf8.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -57,7 +58,7 @@ inline std::string without_bracket_marks(std::string s) {
 }
 
 // Whether `d`, which host/check calls made up, is an input destination with
-// only inert-urls' brackets added (and its own scheme's t swapped for x).
+// only inert-urls' brackets added (and its scheme's t swapped for x).
 // host/check's undo_inert_marks also reads "\[" as escape-markup's escaped
 // bracket, so an input backslash directly before a dot that inert-urls
 // brackets ("https://\.example" gives "hxxps://\[.]example") reads there as
@@ -65,12 +66,16 @@ inline std::string without_bracket_marks(std::string s) {
 // and nothing else. (Reported for host/check/destinations.)
 inline bool only_brackets_added(std::string_view in, const std::string& d) {
   std::string live = without_bracket_marks(d);
+  // The scheme run (before the first ':'): where inert-urls swapped letters.
+  const std::size_t scheme_end = std::min(live.find(':'), live.size());
   auto lower = [&](std::size_t k) { return static_cast<char>(live[k] | 0x20); };
-  if (live.size() >= 4 && lower(0) == 'h' && lower(1) == 'x' && lower(2) == 'x' && lower(3) == 'p') {
-    live[1] = live[1] == 'X' ? 'T' : 't';
-    live[2] = live[2] == 'X' ? 'T' : 't';
-  } else if (live.size() >= 3 && lower(0) == 'f' && lower(1) == 'x' && lower(2) == 'p') {
-    live[1] = live[1] == 'X' ? 'T' : 't';
+  for (std::size_t i = 0; i + 3 <= scheme_end; ++i) {
+    if (i + 4 <= scheme_end && lower(i) == 'h' && lower(i + 1) == 'x' && lower(i + 2) == 'x' && lower(i + 3) == 'p') {
+      live[i + 1] = live[i + 1] == 'X' ? 'T' : 't';
+      live[i + 2] = live[i + 2] == 'X' ? 'T' : 't';
+    } else if (lower(i) == 'f' && lower(i + 1) == 'x' && lower(i + 2) == 'p') {
+      live[i + 1] = live[i + 1] == 'X' ? 'T' : 't';
+    }
   }
   return without_bracket_marks(std::string(in)).find(live) != std::string::npos;
 }
