@@ -149,7 +149,7 @@ TEST(PackManifest, RefusesNamesOutsideTheNameCharacters) {
     return s;
   };
   const std::vector<Refusal> cases = {
-      {swap("tools = [\"acme.lookup\"]", "tools = [\"acme\\u001b[31m\"]"), "object[0].tools[0]: want 1 to 64 of"},
+      {swap("tools = [\"acme.lookup\"]", "tools = [\"acme\\u001b[31m\"]"), "object[0].tools[0]: want a non-empty one-line string"},
       {swap("tools = [\"acme.lookup\"]", "tools = [\"acme lookup\"]"), "pack.toml:12:10: object[0].tools[0]: want"},
       {swap("sanitizers = []", "sanitizers = [\"a\\\"b\"]"), "object[0].sanitizers[0]: want 1 to 64 of"},
       {swap("tools = [\"acme.lookup\"]", "tools = [\"" + std::string(65, 'a') + "\"]"), "object[0].tools[0]: want"},
