@@ -243,7 +243,8 @@ Result<std::uint16_t> parse_port(std::string_view written) {
   return static_cast<std::uint16_t>(value);
 }
 
-Result<Url> parse_url(std::string_view text) {
+namespace {
+Result<Url> read_url(std::string_view text) {
   if (text.empty()) return Error{"url is empty"};
   if (text.size() > kMaxUrlLength)
     return Error{"url " + echo(text) + " is longer than " + std::to_string(kMaxUrlLength) + " bytes"};
@@ -324,9 +325,17 @@ Result<Url> parse_url(std::string_view text) {
   return url;
 }
 
-Result<Url> resolve_redirect(const Url& base, std::string_view location) {
+}  // namespace
+
+UrlResult<Url> parse_url(std::string_view text) {
+  auto url = read_url(text);
+  if (!url) return UrlRefusal{"", url.error().message};
+  return *url;
+}
+
+UrlResult<Url> resolve_redirect(const Url& base, std::string_view location) {
   if (auto problem = forbidden_byte(location))
-    return Error{"redirect location " + echo(location) + " has " + *problem};
+    return UrlRefusal{"", "redirect location " + echo(location) + " has " + *problem};
   const Reference ref = split_reference(location);
 
   // The base's authority exactly as it was written (port included only then).
@@ -367,7 +376,7 @@ Result<Url> resolve_redirect(const Url& base, std::string_view location) {
   std::string target = scheme + ":" + (authority ? "//" + *authority : std::string()) + path;
   if (query) target += "?" + std::string(*query);
   auto url = parse_url(target);
-  if (!url) return Error{"redirect location " + echo(location) + ": " + url.error().message};
+  if (!url) return UrlRefusal{"", "redirect location " + echo(location) + ": " + url.error().message};
   return url;
 }
 
