@@ -57,17 +57,34 @@ bool is_tchar(char c) {
 
 bool is_token(std::string_view text) { return !text.empty() && std::all_of(text.begin(), text.end(), is_tchar); }
 
-// For messages and records: printable ASCII as is, anything else as '?',
-// cut short.
-std::string shown(std::string_view text, std::size_t limit = 100) {
+// For messages: printable ASCII as is, anything else as '?', cut short.
+std::string shown(std::string_view text) {
   std::string out;
-  for (const char c : text.substr(0, limit)) out += c >= 0x20 && c < 0x7f ? c : '?';
-  if (text.size() > limit) out += "...";
+  for (const char c : text.substr(0, 100)) out += c >= 0x20 && c < 0x7f ? c : '?';
+  if (text.size() > 100) out += "...";
   return out;
 }
 
-// How much of a refused URL a record keeps: enough to tell which it was.
-constexpr std::size_t kShownUrlLength = 1024;
+// A URL refused unread, as a record keeps it: percent-escaped wherever a
+// byte is not printable ASCII or is a space or '"', so that it reads as one
+// token in the audit log and cannot forge a field there; cut short.
+std::string recorded(std::string_view text) {
+  constexpr std::size_t kLimit = 1024;
+  constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char c : text.substr(0, kLimit)) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte > 0x20 && byte < 0x7f && byte != '"') {
+      out += c;
+    } else {
+      out += '%';
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xf];
+    }
+  }
+  if (text.size() > kLimit) out += "...";
+  return out;
+}
 
 // Headers the host writes itself: a tool setting them could smuggle a
 // second request or misdescribe the body.
@@ -426,7 +443,7 @@ FetchOutcome Fetcher::fetch(const EgressPolicy& policy, const FetchRequest& requ
   const auto refuse = [&](std::string_view written, std::string_view where, const UrlRefusal& refusal,
                           std::string_view context) {
     EgressRecord record;
-    record.url = shown(written, kShownUrlLength);
+    record.url = recorded(written);
     record.rule = std::string(where) + ": " + refusal.rule;
     provenance.push_back(record);
     // As for a hop refused by the policy: no response of its own.
