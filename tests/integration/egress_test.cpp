@@ -405,7 +405,9 @@ TEST(EgressDenied, AnUnreadableUrlOrRedirectTargetIsRecordedAsADenialNamingTheRu
   std::vector<json::object> records = provenance(refused);
   EXPECT_EQ("denied", decisions(records)) << refused.line;
   EXPECT_THAT(urls(records), ElementsAre(userinfo));
-  if (records.size() == 1) EXPECT_EQ("url: userinfo not allowed", field(records[0], "rule"));
+  if (records.size() == 1) {
+    EXPECT_EQ("url: userinfo not allowed", field(records[0], "rule"));
+  }
 
   for (const auto& [path, target, rule] :
        {std::tuple<std::string, std::string, std::string>{"/to-file", "file:///etc/passwd",
@@ -418,7 +420,9 @@ TEST(EgressDenied, AnUnreadableUrlOrRedirectTargetIsRecordedAsADenialNamingTheRu
     records = provenance(m);
     EXPECT_EQ("allowed,denied", decisions(records)) << m.line;
     EXPECT_THAT(urls(records), ElementsAre(at("docs.test", docs) + path, target));
-    if (records.size() == 2) EXPECT_EQ(rule, field(records[1], "rule")) << m.line;
+    if (records.size() == 2) {
+      EXPECT_EQ(rule, field(records[1], "rule")) << m.line;
+    }
   }
   EXPECT_THAT(targets(docs), ElementsAre("/to-file", "/to-decimal"));
 
