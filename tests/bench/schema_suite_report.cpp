@@ -5,8 +5,10 @@
 //   schema_suite_report [iterations]
 // GCC 12 misreports std::regex and std::string as inlined from valijson
 // (GCC PR 105562, 105329); see schema_validator.cpp.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wrestrict"
+#endif
 
 #include "pipeline/schema_validator.hpp"
 

@@ -32,7 +32,7 @@ class HttpProtocol : public testing::Test {
   HttpResponse post(McpHttpClient& client, std::string body, HttpHeaders replace = {}) {
     HttpRequest request = client.post_request(std::move(body));
     for (const auto& [name, value] : replace) {
-      std::erase_if(request.headers, [&](const auto& f) { return f.first == name; });
+      std::erase_if(request.headers, [&name = name](const auto& f) { return f.first == name; });
       if (!value.empty()) request.headers.emplace_back(name, value);
     }
     return client.raw(request);

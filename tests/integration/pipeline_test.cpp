@@ -394,7 +394,7 @@ TEST(StructuredKeys, PassTheChainInStructuredContentAndItsMirror) {
 TEST(StructuredKeys, TwoKeysRewrittenToOneWithholdTheResult) {
   TempConfig config(chain_config(R"("airlock.strip-control")"));
   std::unique_ptr<McpStdioClient> client = start_initialized(config);
-  const Message m = client->call_tool("pipeline.keyed", json::object{{"keys", json::array{"a\x07b", "ab"}}});
+  const Message m = client->call_tool("pipeline.keyed", json::object{{"keys", json::array{"a\x07" "b", "ab"}}});
   EXPECT_TRUE(is_tool_error(m)) << m.line;
   EXPECT_EQ(kWithheld, first_text(m));
   EXPECT_EQ(0, client->finish(3s));

@@ -231,10 +231,11 @@ TEST(SanitizerChain, FusesConsecutiveTextStepsIntoOneWalk) {
   const Sanitizer sa = text_step("test.a", a), sb = text_step("test.b", b);
   auto result = object_of(R"({"content":[{"type":"text","text":"x"}],"structuredContent":{"s":"y"}})");
   ASSERT_EQ(run(chain_of({&sa, &sb}), result), std::nullopt);
-  // Each leaf passes every step before the next leaf is visited.
-  EXPECT_THAT(log, ElementsAre("A:x", "B:xA", "A:y", "B:yA"));
+  // Each leaf passes every step before the next leaf is visited; an
+  // object's keys are leaves too, visited after its values.
+  EXPECT_THAT(log, ElementsAre("A:x", "B:xA", "A:y", "B:yA", "A:s", "B:sA"));
   EXPECT_EQ(first_text(result), "xAB");
-  EXPECT_EQ(result.at("structuredContent").at("s"), "yAB");
+  EXPECT_EQ(result.at("structuredContent").at("sAB"), "yAB");
 }
 
 TEST(SanitizerChain, RunsAResultStepBetweenTwoTextWalks) {

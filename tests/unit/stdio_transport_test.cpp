@@ -5,7 +5,9 @@
 // answer shows a line arrived whole.
 // GCC 12 at -O3 reports a false -Wrestrict inside libstdc++ for string
 // concatenations like "\n" + s (GCC bug 105329); this file builds many.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wrestrict"
+#endif
 
 #include "transport/stdio_transport.hpp"
 
