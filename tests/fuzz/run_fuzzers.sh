@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run_fuzzers.sh BUILD_DIR SECONDS_PER_TARGET [TARGET...]
 #
-# Runs every fuzz target of BUILD_DIR (a build of the fuzz preset, whose
+# Runs every fuzz target of BUILD_DIR (a build of the asan preset, whose
 # targets link libFuzzer) for SECONDS_PER_TARGET each, one after the other,
 # starting from its in-tree corpus (tests/fuzz/corpus/<name>, read only) and
 # writing new inputs to a scratch directory outside the tree
@@ -10,8 +10,8 @@
 # and exits non-zero if any target crashed, leaked, timed out or ran out of
 # memory. Extra libFuzzer flags go in AIRLOCK_FUZZ_FLAGS.
 #
-# Bounded CI run:  tests/fuzz/run_fuzzers.sh build/fuzz 10
-# Long run:        tests/fuzz/run_fuzzers.sh build/fuzz 600 strip_control egress_url
+# Bounded CI run:  tests/fuzz/run_fuzzers.sh build/asan 10
+# Long run:        tests/fuzz/run_fuzzers.sh build/asan 600 strip_control egress_url
 set -u
 
 if [ $# -lt 2 ]; then
@@ -36,7 +36,7 @@ printf '%-18s %12s %8s %8s %s\n' target execs cov seconds result
 for name in "${targets[@]}"; do
   binary="$build/tests/fuzz/${name}_fuzz"
   if [ ! -x "$binary" ]; then
-    echo "$name: no $binary (build the fuzz preset first)" >&2
+    echo "$name: no $binary (build the asan preset first)" >&2
     failed+=("$name")
     continue
   fi
