@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config git
+  clang-14 libclang-rt-14-dev  # the asan preset: ASan + UBSan + libFuzzer
   libboost1.81-dev libboost-json1.81-dev libboost-filesystem1.81-dev
   libspdlog-dev libfmt-dev
   libtomlplusplus-dev

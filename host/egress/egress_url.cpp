@@ -68,30 +68,35 @@ bool is_uri_char(char c) {
   }
 }
 
-// The first byte no URL may hold anywhere, described, or nullopt.
-std::optional<std::string> forbidden_byte(std::string_view text) {
+// The first byte no URL may hold anywhere: the rule, and the byte described
+// ("a space at offset 4"), or nullopt.
+std::optional<UrlRefusal> forbidden_byte(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto byte = static_cast<unsigned char>(text[i]);
     const std::string where = " at offset " + std::to_string(i);
-    if (byte == ' ') return "a space" + where;
-    if (byte < 0x20 || byte == 0x7f) return "a control character" + where;
-    if (byte >= 0x80) return "a non-ASCII byte" + where + " (write the host in punycode and percent-encode the rest)";
+    if (byte == ' ') return UrlRefusal{"space not allowed", "a space" + where};
+    if (byte < 0x20 || byte == 0x7f) return UrlRefusal{"control character not allowed", "a control character" + where};
+    if (byte >= 0x80)
+      return UrlRefusal{"non-ASCII byte not allowed",
+                        "a non-ASCII byte" + where + " (write the host in punycode and percent-encode the rest)"};
   }
   return std::nullopt;
 }
 
 // Path, query and fragment: RFC 3986 characters, and '%' only as the start
 // of an escape (kept as written, never decoded).
-std::optional<std::string> bad_target(std::string_view target, std::size_t offset) {
+std::optional<UrlRefusal> bad_target(std::string_view target, std::size_t offset) {
   for (std::size_t i = 0; i < target.size(); ++i) {
     const char c = target[i];
     if (c == '%') {
       if (i + 2 >= target.size() || !is_hex(target[i + 1]) || !is_hex(target[i + 2]))
-        return "'%' at offset " + std::to_string(offset + i) + " does not start a percent escape (%XX)";
+        return UrlRefusal{"malformed percent escape", "'%' at offset " + std::to_string(offset + i) +
+                                                          " does not start a percent escape (%XX)"};
       i += 2;
     } else if (!is_uri_char(c)) {
-      return std::string("character '") + c + "' at offset " + std::to_string(offset + i) +
-             " is not allowed in a URL (percent-encode it)";
+      return UrlRefusal{"character not allowed in url", std::string("character '") + c + "' at offset " +
+                                                            std::to_string(offset + i) +
+                                                            " is not allowed in a URL (percent-encode it)"};
     }
   }
   return std::nullopt;
@@ -115,16 +120,16 @@ bool ends_in_a_number(std::string_view host) {
          std::all_of(last.begin() + 2, last.end(), is_hex);
 }
 
-Result<ParsedHost> parse_ipv6_literal(std::string_view written) {
+UrlResult<ParsedHost> parse_ipv6_literal(std::string_view written) {
   const std::string_view inside = written.substr(1, written.size() - 2);
   if (inside.find('%') != std::string_view::npos)
-    return Error{"host " + echo(written) + " has a zone id, which a URL cannot use"};
+    return UrlRefusal{"IPv6 zone id not allowed", "host " + echo(written) + " has a zone id, which a URL cannot use"};
   if (inside.empty() || !std::all_of(inside.begin(), inside.end(),
                                      [](char c) { return is_hex(c) || c == ':' || c == '.'; }))
-    return Error{"host " + echo(written) + " is not an IPv6 address"};
+    return UrlRefusal{"malformed IPv6 address", "host " + echo(written) + " is not an IPv6 address"};
   boost::system::error_code ec;
   boost::asio::ip::make_address_v6(std::string(inside), ec);
-  if (ec) return Error{"host " + echo(written) + " is not an IPv6 address"};
+  if (ec) return UrlRefusal{"malformed IPv6 address", "host " + echo(written) + " is not an IPv6 address"};
   return ParsedHost{HostKind::ipv6, lowercase(inside)};
 }
 
@@ -188,19 +193,25 @@ std::string_view scheme_name(Scheme scheme) { return scheme == Scheme::http ? "h
 
 std::uint16_t default_port(Scheme scheme) { return scheme == Scheme::http ? 80 : 443; }
 
-Result<ParsedHost> parse_host(std::string_view written) {
-  if (written.empty()) return Error{"host is empty"};
+namespace {
+
+UrlResult<ParsedHost> read_host(std::string_view written) {
+  if (written.empty()) return UrlRefusal{"no host", "host is empty"};
   if (written.front() == '[') {
-    if (written.back() != ']') return Error{"host " + echo(written) + " has no closing ']'"};
+    if (written.back() != ']')
+      return UrlRefusal{"unclosed IPv6 literal", "host " + echo(written) + " has no closing ']'"};
     return parse_ipv6_literal(written);
   }
-  if (auto problem = forbidden_byte(written)) return Error{"host " + echo(written) + " has " + *problem};
+  if (auto problem = forbidden_byte(written))
+    return UrlRefusal{problem->rule, "host " + echo(written) + " has " + problem->message};
   if (written.find('%') != std::string_view::npos)
-    return Error{"host " + echo(written) + " is percent-encoded, which the host never decodes"};
+    return UrlRefusal{"percent-encoded host not allowed",
+                      "host " + echo(written) + " is percent-encoded, which the host never decodes"};
   if (written.find(':') != std::string_view::npos)
-    return Error{"host " + echo(written) + " holds ':' (write an IPv6 address in brackets)"};
+    return UrlRefusal{"colon in host", "host " + echo(written) + " holds ':' (write an IPv6 address in brackets)"};
   if (written.size() > kMaxHostLength)
-    return Error{"host " + echo(written) + " is longer than " + std::to_string(kMaxHostLength) + " bytes"};
+    return UrlRefusal{"host too long",
+                      "host " + echo(written) + " is longer than " + std::to_string(kMaxHostLength) + " bytes"};
 
   const std::string host = lowercase(written);
   std::size_t labels = 0;
@@ -209,12 +220,14 @@ Result<ParsedHost> parse_host(std::string_view written) {
     const std::size_t dot = host.find('.', start);
     const std::string_view label =
         std::string_view(host).substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (label.empty()) return Error{"host " + echo(written) + " has an empty label"};
+    if (label.empty()) return UrlRefusal{"empty host label", "host " + echo(written) + " has an empty label"};
     if (label.size() > kMaxLabelLength)
-      return Error{"host " + echo(written) + " has a label longer than " + std::to_string(kMaxLabelLength) + " bytes"};
+      return UrlRefusal{"host label too long", "host " + echo(written) + " has a label longer than " +
+                                                   std::to_string(kMaxLabelLength) + " bytes"};
     for (const char c : label) {
       if (!is_alpha(c) && !is_digit(c) && c != '-' && c != '_')
-        return Error{"host " + echo(written) + " holds '" + std::string(1, c) + "', which no host name may hold"};
+        return UrlRefusal{"character not allowed in host", "host " + echo(written) + " holds '" +
+                                                               std::string(1, c) + "', which no host name may hold"};
     }
     all_octets = all_octets && is_canonical_octet(label);
     if (dot == std::string::npos) {
@@ -225,31 +238,52 @@ Result<ParsedHost> parse_host(std::string_view written) {
   }
   if (ends_in_a_number(host)) {
     if (labels == 4 && all_octets) return ParsedHost{HostKind::ipv4, host};
-    return Error{"host " + echo(written) +
-                 " is an ambiguous IPv4 address (write the four decimal parts, without leading zeros)"};
+    return UrlRefusal{"ambiguous IPv4 address",
+                      "host " + echo(written) +
+                          " is an ambiguous IPv4 address (write the four decimal parts, without leading zeros)"};
   }
   return ParsedHost{HostKind::name, host};
 }
 
-Result<std::uint16_t> parse_port(std::string_view written) {
-  if (written.empty()) return Error{"port is empty"};
+UrlResult<std::uint16_t> read_port(std::string_view written) {
+  if (written.empty()) return UrlRefusal{"empty port", "port is empty"};
   if (!std::all_of(written.begin(), written.end(), is_digit))
-    return Error{"port " + echo(written) + " is not a number"};
-  if (written.size() > 1 && written[0] == '0') return Error{"port " + echo(written) + " has a leading zero"};
-  if (written.size() > 5) return Error{"port " + echo(written) + " is not in 1..65535"};
+    return UrlRefusal{"port not a number", "port " + echo(written) + " is not a number"};
+  if (written.size() > 1 && written[0] == '0')
+    return UrlRefusal{"port with leading zero", "port " + echo(written) + " has a leading zero"};
+  if (written.size() > 5) return UrlRefusal{"port out of range", "port " + echo(written) + " is not in 1..65535"};
   unsigned value = 0;
   std::from_chars(written.data(), written.data() + written.size(), value);
-  if (value == 0 || value > 65535) return Error{"port " + echo(written) + " is not in 1..65535"};
+  if (value == 0 || value > 65535)
+    return UrlRefusal{"port out of range", "port " + echo(written) + " is not in 1..65535"};
   return static_cast<std::uint16_t>(value);
 }
 
-Result<Url> parse_url(std::string_view text) {
-  if (text.empty()) return Error{"url is empty"};
+}  // namespace
+
+Result<ParsedHost> parse_host(std::string_view written) {
+  auto host = read_host(written);
+  if (!host) return Error{host.error().message};
+  return *host;
+}
+
+Result<std::uint16_t> parse_port(std::string_view written) {
+  auto port = read_port(written);
+  if (!port) return Error{port.error().message};
+  return *port;
+}
+
+UrlResult<Url> parse_url(std::string_view text) {
+  // Every refusal's message starts with the URL, shown safely.
+  const auto refuse = [&](std::string rule, std::string_view what) {
+    return UrlRefusal{std::move(rule), "url " + echo(text) + std::string(what)};
+  };
+  if (text.empty()) return UrlRefusal{"empty url", "url is empty"};
   if (text.size() > kMaxUrlLength)
-    return Error{"url " + echo(text) + " is longer than " + std::to_string(kMaxUrlLength) + " bytes"};
-  if (auto problem = forbidden_byte(text)) return Error{"url " + echo(text) + " has " + *problem};
+    return refuse("url too long", " is longer than " + std::to_string(kMaxUrlLength) + " bytes");
+  if (auto problem = forbidden_byte(text)) return refuse(problem->rule, " has " + problem->message);
   if (text.find('\\') != std::string_view::npos)
-    return Error{"url " + echo(text) + " holds a backslash, which readers disagree about"};
+    return refuse("backslash not allowed", " holds a backslash, which readers disagree about");
 
   const std::size_t colon = text.find(':');
   const std::string_view scheme_text = colon == std::string_view::npos ? std::string_view{} : text.substr(0, colon);
@@ -257,7 +291,7 @@ Result<Url> parse_url(std::string_view text) {
                           std::all_of(scheme_text.begin(), scheme_text.end(), [](char c) {
                             return is_alpha(c) || is_digit(c) || c == '+' || c == '-' || c == '.';
                           });
-  if (!has_scheme) return Error{"url " + echo(text) + " is not an absolute http or https URL"};
+  if (!has_scheme) return refuse("not an absolute url", " is not an absolute http or https URL");
   Url url;
   const std::string scheme = lowercase(scheme_text);
   if (scheme == "http") {
@@ -265,55 +299,57 @@ Result<Url> parse_url(std::string_view text) {
   } else if (scheme == "https") {
     url.scheme = Scheme::https;
   } else {
-    return Error{"url " + echo(text) + ": scheme " + echo(scheme_text) + " is not http or https"};
+    // The scheme holds only letters, digits, '+', '-' and '.', so the rule
+    // may show it; cut short, as a rule is a few words.
+    return refuse("scheme " + scheme.substr(0, 32) + " not allowed",
+                  ": scheme " + echo(scheme_text) + " is not http or https");
   }
-  if (text.substr(colon + 1, 2) != "//")
-    return Error{"url " + echo(text) + " has no '//' and host after the scheme"};
+  if (text.substr(colon + 1, 2) != "//") return refuse("no host", " has no '//' and host after the scheme");
 
   const std::size_t authority_start = colon + 3;
   const std::size_t authority_end = std::min(text.find_first_of("/?#", authority_start), text.size());
   const std::string_view authority = text.substr(authority_start, authority_end - authority_start);
   if (authority.find('@') != std::string_view::npos)
-    return Error{"url " + echo(text) + " has userinfo ('@' before the host), which the host refuses"};
-  if (authority.empty()) return Error{"url " + echo(text) + " has no host"};
+    return refuse("userinfo not allowed", " has userinfo ('@' before the host), which the host refuses");
+  if (authority.empty()) return refuse("no host", " has no host");
 
   std::string_view host_text = authority;
   std::optional<std::string_view> port_text;
   if (authority.front() == '[') {
     const std::size_t close = authority.find(']');
-    if (close == std::string_view::npos) return Error{"url " + echo(text) + ": host has no closing ']'"};
+    if (close == std::string_view::npos) return refuse("unclosed IPv6 literal", ": host has no closing ']'");
     host_text = authority.substr(0, close + 1);
     const std::string_view after = authority.substr(close + 1);
     if (!after.empty()) {
-      if (after.front() != ':') return Error{"url " + echo(text) + ": unexpected text after ']'"};
+      if (after.front() != ':') return refuse("text after IPv6 literal", ": unexpected text after ']'");
       port_text = after.substr(1);
     }
   } else if (const std::size_t port_colon = authority.rfind(':'); port_colon != std::string_view::npos) {
     host_text = authority.substr(0, port_colon);
     port_text = authority.substr(port_colon + 1);
   }
-  if (host_text.empty()) return Error{"url " + echo(text) + " has no host"};
-  auto host = parse_host(host_text);
-  if (!host) return Error{"url " + echo(text) + ": " + host.error().message};
+  if (host_text.empty()) return refuse("no host", " has no host");
+  auto host = read_host(host_text);
+  if (!host) return refuse(host.error().rule, ": " + host.error().message);
   url.host_kind = host->kind;
   url.host = std::move(host->text);
   url.port = default_port(url.scheme);
   if (port_text) {
-    auto port = parse_port(*port_text);
-    if (!port) return Error{"url " + echo(text) + ": " + port.error().message};
+    auto port = read_port(*port_text);
+    if (!port) return refuse(port.error().rule, ": " + port.error().message);
     url.port = *port;
   }
 
   const std::string_view rest = text.substr(authority_end);
   const std::size_t hash = rest.find('#');
   const std::string_view target = rest.substr(0, hash);
-  if (auto problem = bad_target(target, authority_end)) return Error{"url " + echo(text) + ": " + *problem};
+  if (auto problem = bad_target(target, authority_end)) return refuse(problem->rule, ": " + problem->message);
   if (hash != std::string_view::npos) {
     const std::string_view fragment = rest.substr(hash + 1);
     if (fragment.find('#') != std::string_view::npos)
-      return Error{"url " + echo(text) + " has a second '#' in its fragment"};
+      return refuse("second fragment", " has a second '#' in its fragment");
     if (auto problem = bad_target(fragment, authority_end + hash + 1))
-      return Error{"url " + echo(text) + ": " + *problem};
+      return refuse(problem->rule, ": " + problem->message);
   }
   url.target = target.empty() || target.front() == '?' ? "/" + std::string(target) : std::string(target);
 
@@ -324,9 +360,9 @@ Result<Url> parse_url(std::string_view text) {
   return url;
 }
 
-Result<Url> resolve_redirect(const Url& base, std::string_view location) {
+UrlResult<Url> resolve_redirect(const Url& base, std::string_view location) {
   if (auto problem = forbidden_byte(location))
-    return Error{"redirect location " + echo(location) + " has " + *problem};
+    return UrlRefusal{problem->rule, "redirect location " + echo(location) + " has " + problem->message};
   const Reference ref = split_reference(location);
 
   // The base's authority exactly as it was written (port included only then).
@@ -364,10 +400,16 @@ Result<Url> resolve_redirect(const Url& base, std::string_view location) {
     path = remove_dot_segments(merged);
   }
 
+  // Without an authority a path must not start with "//", or the text
+  // would read back with its first segment as a host: "http:/./..//evil"
+  // removes its dot segments to "//evil". RFC 3986 section 5.2.4's output
+  // keeps such a path a path by prefixing "/.", which parse_url then refuses
+  // with the rest of the authority-less locations.
+  if (!authority && path.starts_with("//")) path.insert(0, "/.");
   std::string target = scheme + ":" + (authority ? "//" + *authority : std::string()) + path;
   if (query) target += "?" + std::string(*query);
   auto url = parse_url(target);
-  if (!url) return Error{"redirect location " + echo(location) + ": " + url.error().message};
+  if (!url) return UrlRefusal{url.error().rule, "redirect location " + echo(location) + ": " + url.error().message};
   return url;
 }
 

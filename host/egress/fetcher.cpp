@@ -65,6 +65,27 @@ std::string shown(std::string_view text) {
   return out;
 }
 
+// A URL refused unread, as a record keeps it: percent-escaped wherever a
+// byte is not printable ASCII or is a space or '"', so that it reads as one
+// token in the audit log and cannot forge a field there; cut short.
+std::string recorded(std::string_view text) {
+  constexpr std::size_t kLimit = 1024;
+  constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char c : text.substr(0, kLimit)) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte > 0x20 && byte < 0x7f && byte != '"') {
+      out += c;
+    } else {
+      out += '%';
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xf];
+    }
+  }
+  if (text.size() > kLimit) out += "...";
+  return out;
+}
+
 // Headers the host writes itself: a tool setting them could smuggle a
 // second request or misdescribe the body.
 constexpr std::string_view kHostOwnedHeaders[] = {"Host", "Content-Length", "Transfer-Encoding", "Connection"};
@@ -416,9 +437,25 @@ FetchOutcome Fetcher::fetch(const EgressPolicy& policy, const FetchRequest& requ
     return outcome;
   };
 
+  // A URL the host will not read is a destination refused like any other:
+  // recorded with the rule it breaks, and DENIED to the tool. `written` is
+  // the URL or Location as it came, shown printable for provenance and logs.
+  const auto refuse = [&](std::string_view written, std::string_view where, const UrlRefusal& refusal,
+                          std::string_view context) {
+    EgressRecord record;
+    record.url = recorded(written);
+    record.rule = std::string(where) + ": " + refusal.rule;
+    provenance.push_back(record);
+    // As for a hop refused by the policy: no response of its own.
+    outcome.http_status = 0;
+    outcome.content_type.clear();
+    return finish(AIRLOCK_STATUS_DENIED,
+                  "egress denied: " + refusal.message + std::string(context) + " (" + record.rule + ")");
+  };
+
   if (auto problem = bad_request(request)) return finish(AIRLOCK_STATUS_INVALID_ARGUMENT, *problem);
   auto url = parse_url(request.url);
-  if (!url) return finish(AIRLOCK_STATUS_INVALID_ARGUMENT, url.error().message);
+  if (!url) return refuse(request.url, "url", url.error(), "");
   if (initialize_curl() != CURLE_OK) return finish(AIRLOCK_STATUS_NETWORK_ERROR, "libcurl failed to initialize");
 
   // The operator's settings are the defaults and the ceilings: a tool may
@@ -526,7 +563,7 @@ FetchOutcome Fetcher::fetch(const EgressPolicy& policy, const FetchRequest& requ
       return finish(AIRLOCK_STATUS_NETWORK_ERROR, "fetch of " + request.url + " failed: too many redirects (limit " +
                                                       std::to_string(settings_.max_redirects) + ")");
     auto next = resolve_redirect(*url, *result.location);
-    if (!next) return finish(AIRLOCK_STATUS_NETWORK_ERROR, "fetch of " + url->text + " failed: " + next.error().message);
+    if (!next) return refuse(*result.location, "redirect", next.error(), " (redirected from " + url->text + ")");
 
     // RFC 9110 section 15.4: 301/302/303 may turn into a GET without body;
     // 307/308 repeat the request as it was.

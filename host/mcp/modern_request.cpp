@@ -107,8 +107,8 @@ std::variant<RequestScope, Rejection> admit_modern(const ServerState& server, co
     const auto header = headers->get("MCP-Protocol-Version");
     if (!header || *header != requested)
       return reject(400, kHeaderMismatch,
-                    header ? fmt::format("header mismatch: MCP-Protocol-Version is '{}' but params._meta says '{}'",
-                                         *header, requested)
+                    header ? fmt::format("header mismatch: MCP-Protocol-Version is {} but params._meta says '{}'",
+                                         quoted_header_value(*header), requested)
                            : fmt::format("header mismatch: the MCP-Protocol-Version header is missing (params._meta "
                                          "says '{}')",
                                          requested));

@@ -263,6 +263,8 @@ std::optional<std::string> check_param_headers(const HeaderView& headers, const 
   return std::nullopt;
 }
 
+std::string quoted_header_value(std::string_view raw) { return quoted(raw); }
+
 std::optional<std::string> decode_header_value(std::string_view raw) {
   auto decoded = decode_or_reason(raw);
   if (auto* value = std::get_if<std::string>(&decoded)) return std::move(*value);

@@ -50,4 +50,9 @@ std::optional<std::string> check_param_headers(const HeaderView& headers, const 
 // SP and HTAB only and is taken literally. Nothing when the value is invalid.
 std::optional<std::string> decode_header_value(std::string_view raw);
 
+// A raw header value for an error message, in single quotes: printable ASCII
+// as it is, every other byte as \xNN, cut short. Header bytes need not be
+// UTF-8, and the message goes into JSON (which must be) and into logs.
+std::string quoted_header_value(std::string_view raw);
+
 }  // namespace airlock::host

@@ -31,6 +31,13 @@ struct EntryFree {
   void operator()(archive_entry* e) const { archive_entry_free(e); }
 };
 
+// libarchive's error text, which is null when the failing step set none
+// (fmt refuses a null C string, and std::string would crash on one).
+std::string_view error_text(archive* a) {
+  const char* text = archive_error_string(a);
+  return text ? std::string_view(text) : std::string_view("unknown libarchive error");
+}
+
 bool plain_name(std::string_view name) {
   if (name.empty() || name.size() > 255 || name == "." || name == "..") return false;
   return std::none_of(name.begin(), name.end(),
@@ -78,7 +85,7 @@ Result<void> extract_pack_archive(const std::filesystem::path& archive_path, con
   archive_read_support_filter_gzip(a.get());
   archive_read_support_format_tar(a.get());
   if (archive_read_open_filename(a.get(), where.c_str(), 64 * 1024) != ARCHIVE_OK)
-    return Error{fmt::format("{}: not a readable .tar.gz: {}", where, archive_error_string(a.get()))};
+    return Error{fmt::format("{}: not a readable .tar.gz: {}", where, error_text(a.get()))};
 
   std::optional<std::string> top;  // the one top-level directory, when used
   bool root_files = false;
@@ -89,7 +96,7 @@ Result<void> extract_pack_archive(const std::filesystem::path& archive_path, con
   for (;;) {
     const int r = archive_read_next_header(a.get(), &entry);
     if (r == ARCHIVE_EOF) break;
-    if (r != ARCHIVE_OK) return Error{fmt::format("{}: not a readable .tar.gz: {}", where, archive_error_string(a.get()))};
+    if (r != ARCHIVE_OK) return Error{fmt::format("{}: not a readable .tar.gz: {}", where, error_text(a.get()))};
     const char* raw = archive_entry_pathname(entry);
     std::string name = raw ? raw : "";
     const std::string shown = name.empty() ? "(unnamed entry)" : name;
@@ -140,7 +147,7 @@ Result<void> extract_pack_archive(const std::filesystem::path& archive_path, con
     std::array<char, 64 * 1024> buffer{};
     for (;;) {
       const la_ssize_t n = archive_read_data(a.get(), buffer.data(), buffer.size());
-      if (n < 0) return refuse(fmt::format("cannot read: {}", archive_error_string(a.get())));
+      if (n < 0) return refuse(fmt::format("cannot read: {}", error_text(a.get())));
       if (n == 0) break;
       written += static_cast<std::uint64_t>(n);
       total += static_cast<std::uint64_t>(n);
@@ -170,7 +177,7 @@ Result<void> write_pack_archive(const std::filesystem::path& archive_path, const
   // The gzip header's timestamp would make every build differ.
   archive_write_set_filter_option(a.get(), "gzip", "timestamp", nullptr);
   if (archive_write_open_filename(a.get(), where.c_str()) != ARCHIVE_OK)
-    return Error{fmt::format("{}: cannot create: {}", where, archive_error_string(a.get()))};
+    return Error{fmt::format("{}: cannot create: {}", where, error_text(a.get()))};
   for (const std::string& name : names) {
     if (!plain_name(name)) return Error{fmt::format("{}: '{}' is not a plain file name", where, name)};
     const std::filesystem::path file = dir / name;
@@ -187,10 +194,10 @@ Result<void> write_pack_archive(const std::filesystem::path& archive_path, const
     archive_entry_set_gid(e.get(), 0);
     if (archive_write_header(a.get(), e.get()) != ARCHIVE_OK ||
         archive_write_data(a.get(), bytes.data(), bytes.size()) != static_cast<la_ssize_t>(bytes.size()))
-      return Error{fmt::format("{}: cannot write {}: {}", where, name, archive_error_string(a.get()))};
+      return Error{fmt::format("{}: cannot write {}: {}", where, name, error_text(a.get()))};
   }
   if (archive_write_close(a.get()) != ARCHIVE_OK)
-    return Error{fmt::format("{}: cannot finish: {}", where, archive_error_string(a.get()))};
+    return Error{fmt::format("{}: cannot finish: {}", where, error_text(a.get()))};
   return {};
 }
 

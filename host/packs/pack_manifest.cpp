@@ -26,6 +26,19 @@ bool valid_pack_name(std::string_view name) {
   return true;
 }
 
+// Tool, sanitizer and chain names, and the tool globs of suggest.egress:
+// what a plugin may register and a config may bind, so anything else in a
+// manifest is a mistake, or text meant for a terminal or a log, not a name.
+constexpr std::string_view kNameRule = "want 1 to 64 of A-Z a-z 0-9 _ . - and the glob characters * ?";
+
+bool valid_name(std::string_view name) {
+  if (name.empty() || name.size() > 64) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+           c == '-' || c == '*' || c == '?';
+  });
+}
+
 bool has_control(std::string_view s) {
   return std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
 }
@@ -74,6 +87,15 @@ class ManifestReader {
     return out;
   }
 
+  // strings(), each a name (valid_name).
+  Result<std::vector<std::string>> names(const toml::node& node, std::string_view path) const {
+    auto out = strings(node, path);
+    if (!out) return out;
+    for (std::size_t i = 0; i < out->size(); ++i)
+      if (!valid_name((*out)[i])) return at((*node.as_array())[i].source(), fmt::format("{}[{}]", path, i), kNameRule);
+    return out;
+  }
+
   Result<PackObject> object(const toml::table& t, std::size_t index) const {
     const std::string base = fmt::format("object[{}]", index);
     if (auto ok = only(t, base + ".", {"file", "sha256", "size", "abi", "tools", "sanitizers"}); !ok) return ok.error();
@@ -100,7 +122,7 @@ class ManifestReader {
     for (auto [key, list] : {std::pair{"tools", &o.tools}, std::pair{"sanitizers", &o.sanitizers}}) {
       const toml::node* node = t.get(key);
       if (!node) return at(t.source(), fmt::format("{}.{}", base, key), "missing");
-      auto items = strings(*node, fmt::format("{}.{}", base, key));
+      auto items = names(*node, fmt::format("{}.{}", base, key));
       if (!items) return items.error();
       *list = std::move(*items);
     }
@@ -115,6 +137,7 @@ class ManifestReader {
       const auto* e = egress->as_table();
       if (!e) return at(egress->source(), "suggest.egress", "want a table of tool = [grants]");
       for (const auto& [tool, grants] : *e) {
+        if (!valid_name(tool.str())) return at(tool.source(), "suggest.egress", fmt::format("tool name: {}", kNameRule));
         auto list = strings(grants, fmt::format("suggest.egress.\"{}\"", tool.str()));
         if (!list) return list.error();
         m.suggest_egress[std::string(tool.str())] = std::move(*list);
@@ -124,13 +147,14 @@ class ManifestReader {
       const auto* c = chains->as_table();
       if (!c) return at(chains->source(), "suggest.chains", "want a table of chains");
       for (const auto& [name, chain] : *c) {
+        if (!valid_name(name.str())) return at(name.source(), "suggest.chains", fmt::format("chain name: {}", kNameRule));
         const std::string path = fmt::format("suggest.chains.{}", name.str());
         const auto* ct = chain.as_table();
         if (!ct) return at(chain.source(), path, "want a table with steps");
         if (auto ok = only(*ct, path + ".", {"steps"}); !ok) return ok.error();
         const toml::node* steps = ct->get("steps");
         if (!steps) return at(ct->source(), path + ".steps", "missing");
-        auto list = strings(*steps, path + ".steps");
+        auto list = names(*steps, path + ".steps");
         if (!list) return list.error();
         m.suggest_chains[std::string(name.str())] = std::move(*list);
       }
@@ -292,7 +316,14 @@ std::string write_manifest(const PackManifest& m) {
     root.insert("suggest", std::move(suggest));
   }
   std::ostringstream out;
-  out << toml::toml_formatter(root, toml::toml_formatter::default_flags & ~toml::format_flags::indentation);
+  // Basic one-line strings only ("...", escapes and all): TOML drops a line
+  // break right after a multi-line string's opening delimiter, so toml++
+  // writing a description that starts with one lost it on reading back; and
+  // without multi-line strings toml++ writes a literal ('...') string with a
+  // raw line break in it, which no TOML reader accepts.
+  out << toml::toml_formatter(root, toml::toml_formatter::default_flags & ~toml::format_flags::indentation &
+                                        ~toml::format_flags::allow_multi_line_strings &
+                                        ~toml::format_flags::allow_literal_strings);
   std::string text = out.str();
   if (text.empty() || text.back() != '\n') text += '\n';
   return text;

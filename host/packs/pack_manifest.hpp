@@ -22,6 +22,7 @@ struct PackObject {
   Sha256Digest sha256{};
   std::uint64_t size = 0;
   std::string abi;  // "1.4"
+  // Names, like suggest's tool globs, chain names and steps: [A-Za-z0-9_.*?-]{1,64}.
   std::vector<std::string> tools;
   std::vector<std::string> sanitizers;
 };

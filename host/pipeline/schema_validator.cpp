@@ -67,6 +67,7 @@
 // with sanitizers (-Wmaybe-uninitialized, GCC PR 105562) and std::string in
 // its JSON-pointer code at -O3 (-Wrestrict, PR 105329). Neither is in this
 // code; set before every include, since the warnings point into std headers.
+// Clang has neither warning and would report the pragmas as unknown.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wrestrict"

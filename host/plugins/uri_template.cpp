@@ -1,8 +1,15 @@
 // Matching is a walk over the template's pieces with backtracking: a value
 // ends at one of the places its following literal occurs, and the earliest
 // one that lets the rest match wins. Values cannot hold '/', so the
-// backtracking stays within one path segment and is cheap.
+// backtracking stays within one path segment, but a template of many
+// variables in one segment ("{a}x{b}x{c}x...") against a long run of "x"
+// would try every split of that run: exponential. Whether variable v
+// matches from offset `at` depends on nothing else, so each (v, at) that
+// failed is remembered and never tried again: at most variables x length
+// states, each scanning one segment.
 #include "plugins/uri_template.hpp"
+
+#include <unordered_set>
 
 namespace airlock::host {
 namespace {
@@ -49,10 +56,13 @@ std::optional<std::vector<std::pair<std::string, std::string>>> UriTemplate::mat
   const std::string_view head = literals_.front();
   if (!uri.starts_with(head)) return std::nullopt;
   std::vector<std::string_view> values(variables_.size());
+  std::unordered_set<std::size_t> failed;  // v * (uri.size() + 1) + at, for each (v, at) that cannot match
 
   // Matches variable `v` (and everything after it) from `at`.
   auto rest = [&](auto& self, std::size_t v, std::size_t at) -> bool {
     if (v == variables_.size()) return at == uri.size();
+    const std::size_t state = v * (uri.size() + 1) + at;
+    if (failed.contains(state)) return false;
     const std::string_view next = literals_[v + 1];
     // The value is uri[at, stop): never empty, never past a '/', '?' or '#'.
     for (std::size_t stop = at + 1; stop <= uri.size() && is_value_char(uri[stop - 1]); ++stop) {
@@ -60,6 +70,7 @@ std::optional<std::vector<std::pair<std::string, std::string>>> UriTemplate::mat
       values[v] = uri.substr(at, stop - at);
       if (self(self, v + 1, stop + next.size())) return true;
     }
+    failed.insert(state);
     return false;
   };
   if (!rest(rest, 0, head.size())) return std::nullopt;

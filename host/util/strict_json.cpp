@@ -45,6 +45,10 @@ struct DigestingHandler {
   static constexpr std::size_t max_key_size = json::string::max_size();
   static constexpr std::size_t max_string_size = json::string::max_size();
 
+  // basic_parser constructs its handler from the arguments it is given;
+  // spelled out because Clang 14 has no parenthesized aggregate init.
+  explicit DigestingHandler(json::storage_ptr sp) : st(std::move(sp)) {}
+
   json::value_stack st;
   std::vector<std::uint64_t> keys;         // the open objects' key digests, innermost last
   std::vector<std::size_t> object_starts;  // where each open object's digests begin
@@ -181,7 +185,7 @@ std::string shortened(const std::string& key) {
 }  // namespace
 
 struct StrictJsonParser::Impl {
-  explicit Impl(const json::parse_options& options) : options(options), parser(options) {}
+  explicit Impl(const json::parse_options& options) : options(options), parser(options, json::storage_ptr()) {}
   json::parse_options options;
   json::basic_parser<DigestingHandler> parser;
 };

@@ -18,6 +18,17 @@
 // goes alone. A sequence still open at the end of the input is dropped to the
 // end, so that a second pass finds nothing left to strip.
 //
+// Destinations: a removal joins its two neighbours, which can make a host or
+// URL the input did not hold ("foo.\e[1mbar" would give "foo.bar", and
+// "http:\x01//evil" a live URL). Where a removal joins two bytes that could
+// both belong to a destination (URL bytes: letters, digits, - _ % . : / [ ]
+// +, backslash and every byte >= 0x80, part of a Unicode dot maybe), and the
+// run of URL bytes around the join holds a separator (. or : or a Unicode
+// dot, or one formed across the join), a space goes in its place:
+// "foo. bar". A run without one can hold no destination, so "bo\e[0mld"
+// still gives "bold". Runs are looked at up to kJoinLookaround bytes each
+// way; a longer one counts as holding a separator.
+//
 // Idempotence: the output never holds a strippable byte. The one way removal
 // could make one is by joining a lone C2 to a following 0x80-0x9F byte, so a
 // continuation byte is judged against the last byte *written*, not the last
@@ -25,6 +36,7 @@
 #ifndef AIRLOCK_PLUGINS_STRIP_CONTROL_HPP
 #define AIRLOCK_PLUGINS_STRIP_CONTROL_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -137,6 +149,42 @@ inline std::size_t skip_c1(std::string_view s, std::size_t i, unsigned char fe) 
   }
 }
 
+inline constexpr std::size_t kJoinLookaround = 256;
+
+// A byte that can be part of a URL or host as host/check/destinations reads them.
+inline bool url_byte(unsigned char b) noexcept {
+  return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || b >= 0x80 || b == '-' ||
+         b == '_' || b == '%' || b == '.' || b == ':' || b == '/' || b == '\\' || b == '[' || b == ']' || b == '+';
+}
+
+// The dots browsers accept in a host name besides '.': U+3002, U+FF0E, U+FF61.
+inline bool holds_separator(std::string_view run) noexcept {
+  return run.find_first_of(".:") != std::string_view::npos || run.find("\xE3\x80\x82") != std::string_view::npos ||
+         run.find("\xEF\xBC\x8E") != std::string_view::npos || run.find("\xEF\xBD\xA1") != std::string_view::npos;
+}
+
+// Whether joining `out` (all that was written) to `in` from `next` (the next
+// byte kept) needs a space between them to make no new destination.
+inline bool join_needs_space(std::string_view out, std::string_view in, std::size_t next) noexcept {
+  if (out.empty() || next >= in.size()) return false;
+  if (!url_byte(static_cast<unsigned char>(out.back())) || !url_byte(static_cast<unsigned char>(in[next])))
+    return false;
+  std::size_t left = out.size();
+  while (left > 0 && out.size() - left < kJoinLookaround && url_byte(static_cast<unsigned char>(out[left - 1])))
+    --left;
+  if (left > 0 && url_byte(static_cast<unsigned char>(out[left - 1]))) return true;  // too long to judge
+  std::size_t right = next;
+  while (right < in.size() && right - next < kJoinLookaround && url_byte(static_cast<unsigned char>(in[right])) &&
+         !strippable_at(in, right))
+    ++right;
+  if (right < in.size() && right - next >= kJoinLookaround) return true;
+  if (holds_separator(out.substr(left)) || holds_separator(in.substr(next, right - next))) return true;
+  // A Unicode dot split by the removal: its first one or two bytes on the left.
+  std::string across(out.substr(out.size() - std::min<std::size_t>(2, out.size() - left)));
+  across.append(in.substr(next, std::min<std::size_t>(2, right - next)));
+  return holds_separator(across);
+}
+
 }  // namespace strip_control_detail
 
 // The stripped text, or nullopt when there is nothing to strip.
@@ -148,9 +196,11 @@ inline std::optional<std::string> strip_control(std::string_view in) {
   std::string out;
   out.reserve(in.size());
   out.append(in.substr(0, i));
+  bool removed = false;  // something was dropped since the last byte written
   while (i < in.size()) {
     const auto b = static_cast<unsigned char>(in[i]);
     if (b == kEsc) {
+      removed = true;
       if (i + 1 >= in.size()) break;  // a lone trailing ESC
       const auto next = static_cast<unsigned char>(in[i + 1]);
       if (next >= 0x40 && next <= 0x5F) {
@@ -168,13 +218,17 @@ inline std::optional<std::string> strip_control(std::string_view in) {
         ++i;  // ESC before a control or a non-ASCII byte: the ESC alone goes
       }
     } else if (strippable_c0(b)) {
+      removed = true;
       ++i;
     } else if (b >= 0x80 && b <= 0x9F && !out.empty() && static_cast<unsigned char>(out.back()) == 0xC2) {
       // A C1 control: C2 already written (directly before, or joined by a
       // removal) and this byte. 0x80-0x9F maps to the ESC form 0x40-0x5F.
       out.pop_back();
+      removed = true;
       i = skip_c1(in, i + 1, static_cast<unsigned char>(b - 0x40));
     } else {
+      if (removed && join_needs_space(out, in, i)) out.push_back(' ');
+      removed = false;
       // Copy the run up to the next byte that needs a look in one go. A run
       // of zero means this byte is a C2 starting a C1 pair: it is written
       // alone, and the branch above joins it with its partner.

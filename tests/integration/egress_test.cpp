@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace airlock::test {
@@ -383,6 +384,52 @@ TEST(EgressDenied, AMalformedOrAmbiguousUrlIsAToolErrorAndSendsNothing) {
     EXPECT_FALSE(first_text(m).empty()) << url << ": " << m.line;
   }
   EXPECT_TRUE(saw_nothing(docs));
+}
+
+// A URL refused while it is read, and a redirect refused for its target,
+// are decisions like a policy denial: the tool is told it was denied, the
+// result's provenance and the audit log name the rule, and nothing is sent.
+TEST(EgressDenied, AnUnreadableUrlOrRedirectTargetIsRecordedAsADenialNamingTheRule) {
+  OriginServer docs([](const OriginServer::Request& r) {
+    if (r.target == "/to-file") return redirect_to("file:///etc/passwd");
+    return redirect_to("http://2130706433/");
+  });
+  TempConfig config(egress_config({{"fetch", {at("docs.test", docs), "http://127.0.0.1:*"}, {"127.0.0.1/32"}, ""}}));
+  auto client = start_initialized(config);
+
+  const std::string userinfo = "http://user@docs.test:" + std::to_string(docs.port()) + "/";
+  const Message refused = fetch(*client, "fetch", userinfo);
+  ASSERT_TRUE(is_tool_error(refused)) << refused.line;
+  EXPECT_THAT(first_text(refused), HasSubstr("egress denied"));
+  EXPECT_THAT(first_text(refused), HasSubstr("url: userinfo not allowed"));
+  std::vector<json::object> records = provenance(refused);
+  EXPECT_EQ("denied", decisions(records)) << refused.line;
+  EXPECT_THAT(urls(records), ElementsAre(userinfo));
+  if (records.size() == 1) {
+    EXPECT_EQ("url: userinfo not allowed", field(records[0], "rule"));
+  }
+
+  for (const auto& [path, target, rule] :
+       {std::tuple<std::string, std::string, std::string>{"/to-file", "file:///etc/passwd",
+                                                          "redirect: scheme file not allowed"},
+        {"/to-decimal", "http://2130706433/", "redirect: ambiguous IPv4 address"}}) {
+    const Message m = fetch(*client, "fetch", at("docs.test", docs) + path);
+    ASSERT_TRUE(is_tool_error(m)) << m.line;
+    EXPECT_THAT(first_text(m), HasSubstr("egress denied")) << m.line;
+    EXPECT_THAT(first_text(m), HasSubstr(rule)) << m.line;
+    records = provenance(m);
+    EXPECT_EQ("allowed,denied", decisions(records)) << m.line;
+    EXPECT_THAT(urls(records), ElementsAre(at("docs.test", docs) + path, target));
+    if (records.size() == 2) {
+      EXPECT_EQ(rule, field(records[1], "rule")) << m.line;
+    }
+  }
+  EXPECT_THAT(targets(docs), ElementsAre("/to-file", "/to-decimal"));
+
+  client->finish();
+  const std::string log = client->stderr_text();
+  EXPECT_THAT(log, HasSubstr("egress denied tool=fetch url=" + userinfo + " reason=\"url: userinfo not allowed\""));
+  EXPECT_THAT(log, HasSubstr("egress denied tool=fetch url=file:///etc/passwd reason=\"redirect: scheme file not allowed\""));
 }
 
 // ------------------------------------------------------------ redirects

@@ -2,6 +2,7 @@
 // SSE answers, protocol-version headers, /healthz and /metrics.
 #include "http_integration.hpp"
 
+#include <cctype>
 #include <set>
 #include <sstream>
 
@@ -9,6 +10,7 @@ namespace airlock::test {
 namespace {
 
 using testing::HasSubstr;
+using testing::Not;
 using testing::StartsWith;
 namespace json = boost::json;
 
@@ -295,6 +297,63 @@ TEST_F(HttpProtocol, MetricsCountLiveSessions) {
   EXPECT_EQ(before + 2, live());
   EXPECT_GE(a.end_session().status, 200);
   EXPECT_EQ(before + 1, live());
+}
+
+// HTTP/1.0 has no chunked coding (RFC 9112 section 6.1): a 1.0 client gets
+// JSON with a Content-Length when it takes JSON, else an event stream whose
+// end is the end of the connection.
+struct RawAnswer {
+  std::string head;  // status line and fields, up to the blank line
+  std::string body;
+};
+RawAnswer http10_initialize(std::uint16_t port, std::string_view accept) {
+  const std::string body = initialize_body();
+  RawConnection raw(port);
+  EXPECT_TRUE(raw.connected());
+  raw.send("POST /mcp HTTP/1.0\r\nHost: 127.0.0.1:" + std::to_string(port) +
+           "\r\nContent-Type: application/json\r\nAccept: " + std::string(accept) +
+           "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
+  const std::string answer = raw.read_until_close(5s);
+  EXPECT_TRUE(raw.closed_by_peer(100ms)) << "the server kept a 1.0 connection open: " << answer;
+  const auto blank = answer.find("\r\n\r\n");
+  if (blank == std::string::npos) {
+    ADD_FAILURE() << "no complete response head: " << answer;
+    return {answer, {}};
+  }
+  return {answer.substr(0, blank + 2), answer.substr(blank + 4)};
+}
+
+std::string lowercase(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+TEST_F(HttpProtocol, Http10ClientThatTakesJsonGetsJsonWithAContentLength) {
+  const RawAnswer answer = http10_initialize(port(), "application/json, text/event-stream");
+  EXPECT_EQ(200, status_of_raw_response(answer.head)) << answer.head;
+  const std::string head = lowercase(answer.head);
+  EXPECT_THAT(head, Not(HasSubstr("transfer-encoding"))) << answer.head;
+  EXPECT_THAT(head, HasSubstr("content-type: application/json")) << answer.head;
+  EXPECT_THAT(head, HasSubstr("content-length: " + std::to_string(answer.body.size()) + "\r\n")) << answer.head;
+  EXPECT_EQ("2025-11-25", string_at(parse_message(answer.body), "/result/protocolVersion")) << answer.body;
+}
+
+TEST_F(HttpProtocol, Http10ClientThatTakesOnlySseGetsAStreamEndedByClose) {
+  const RawAnswer answer = http10_initialize(port(), "text/event-stream");
+  EXPECT_EQ(200, status_of_raw_response(answer.head)) << answer.head;
+  const std::string head = lowercase(answer.head);
+  EXPECT_THAT(head, Not(HasSubstr("transfer-encoding"))) << answer.head;
+  EXPECT_THAT(head, Not(HasSubstr("content-length"))) << answer.head;
+  EXPECT_THAT(head, HasSubstr("content-type: text/event-stream")) << answer.head;
+  EXPECT_THAT(head, HasSubstr("connection: close")) << answer.head;
+  // The body is the events themselves, no chunk sizes between them.
+  SseParser parser;
+  parser.feed(answer.body);
+  std::string result;
+  while (const auto event = parser.take(true)) {
+    if (event->has_data && !event->data.empty()) result = event->data;
+  }
+  EXPECT_EQ("2025-11-25", string_at(parse_message(result), "/result/protocolVersion")) << answer.body;
 }
 
 }  // namespace

@@ -252,6 +252,46 @@ TEST_F(HttpAuth, TokensNeverReachTheLog) {
 }
 
 // ---------------------------------------------------------------------------
+// Header fields that may appear once
+//
+// Two Host lines (RFC 9112 section 3.2: 400), two Origins, two session ids:
+// whichever one a check reads, a proxy in front may have read the other.
+
+TEST_F(HttpHostOrigin, EveryRepeatedSingletonHeaderIs400NamingIt) {
+  const std::string port = port_text();
+  const std::string body = initialize_body();
+  // A request whose head is good but for `extra`, the repeated lines.
+  const auto exchange = [&](const std::string& extra, const std::string& content_length_lines) {
+    RawConnection raw(server_->port());
+    EXPECT_TRUE(raw.connected());
+    raw.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port +
+             "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+             "Connection: close\r\n" + content_length_lines + extra + "\r\n" + body);
+    return raw.read_until_close(5s);
+  };
+  const std::string length = "Content-Length: " + std::to_string(body.size()) + "\r\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"HOST: evil.example.com\r\n", "Host"},
+      {"Origin: http://127.0.0.1:" + port + "\r\nOrigin: http://evil.example.com\r\n", "Origin"},
+      {"Authorization: Bearer a\r\nAuthorization: Bearer b\r\n", "Authorization"},
+      {"Content-Type: text/plain\r\n", "Content-Type"},
+      {length, "Content-Length"},
+      {"Mcp-Session-Id: a\r\nmcp-session-id: b\r\n", "Mcp-Session-Id"},
+      {"MCP-Protocol-Version: 2025-11-25\r\nMCP-Protocol-Version: 2025-06-18\r\n", "MCP-Protocol-Version"},
+      {"Last-Event-ID: 1\r\nLast-Event-ID: 2\r\n", "Last-Event-ID"},
+  };
+  for (const auto& [extra, name] : cases) {
+    const std::string answer = exchange(extra, length);
+    EXPECT_EQ(400, status_of_raw_response(answer)) << name << ":\n" << answer;
+    EXPECT_THAT(answer, HasSubstr("duplicate " + name + " header")) << answer;
+    EXPECT_THAT(answer, Not(HasSubstr("\r\nMcp-Session-Id:"))) << "a refused initialize created a session: " << answer;
+  }
+  // The same request with each field once is served.
+  const std::string served = exchange("", length);
+  EXPECT_EQ(200, status_of_raw_response(served)) << served;
+}
+
+// ---------------------------------------------------------------------------
 // Non-loopback addresses
 //
 // 192.0.2.1 is TEST-NET-1 (RFC 5737), an address no interface here has: even

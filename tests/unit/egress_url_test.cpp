@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 namespace airlock::host {
 namespace {
@@ -140,6 +141,55 @@ TEST(ParseUrl, RefusesEveryAmbiguousOrMalformedFormNamingTheProblem) {
   }
 }
 
+// The rule a refusal names is what provenance and the audit log record: a
+// few fixed words, never the URL's own bytes.
+TEST(ParseUrl, NamesTheRuleEveryRefusalBreaks) {
+  const std::pair<std::string, const char*> cases[] = {
+      {"", "empty url"},
+      {"http://example.test/" + std::string(9000, 'a'), "url too long"},
+      {"example.test/", "not an absolute url"},
+      {"file:///etc/passwd", "scheme file not allowed"},
+      {"GOPHER://example.test/", "scheme gopher not allowed"},
+      {"http:example.test", "no host"},
+      {"http:///path", "no host"},
+      {"http://user:pass@example.test/", "userinfo not allowed"},
+      {"http://example.test\\@evil.test/", "backslash not allowed"},
+      {"http://exa mple.test/", "space not allowed"},
+      {"http://example.test/\r\nX: 1", "control character not allowed"},
+      {"http://ex\xc3\xa4mple.test/", "non-ASCII byte not allowed"},
+      {"http://example%2etest/", "percent-encoded host not allowed"},
+      {"http://127.1/", "ambiguous IPv4 address"},
+      {"http://2130706433/", "ambiguous IPv4 address"},
+      {"http://0x7f.0.0.1/", "ambiguous IPv4 address"},
+      {"http://example..test/", "empty host label"},
+      {"http://" + std::string(64, 'a') + ".test/", "host label too long"},
+      {"http://" + std::string(250, 'a') + ".test/", "host too long"},
+      {"http://exa!mple.test/", "character not allowed in host"},
+      {"http://::1/", "colon in host"},
+      {"http://[::1/", "unclosed IPv6 literal"},
+      {"http://[::1]x/", "text after IPv6 literal"},
+      {"http://[fe80::1%25eth0]/", "IPv6 zone id not allowed"},
+      {"http://[1:2:3]/", "malformed IPv6 address"},
+      {"http://example.test:0/", "port out of range"},
+      {"http://example.test:/", "empty port"},
+      {"http://example.test:08080/", "port with leading zero"},
+      {"http://example.test:8a/", "port not a number"},
+      {"http://example.test/%zz", "malformed percent escape"},
+      {"http://example.test/<script>", "character not allowed in url"},
+      {"http://example.test/#a#b", "second fragment"},
+  };
+  for (const auto& [text, rule] : cases) {
+    const auto url = parse_url(text);
+    ASSERT_FALSE(url) << text << " parsed as " << url->text;
+    EXPECT_EQ(url.error().rule, rule) << text << ": " << url.error().message;
+  }
+  for (const auto& c : kRefused) {
+    const auto url = parse_url(c.text);
+    ASSERT_FALSE(url) << c.text;
+    EXPECT_FALSE(url.error().rule.empty()) << c.text << ": " << url.error().message;
+  }
+}
+
 TEST(ParseUrl, NeverEchoesControlCharactersInItsErrors) {
   const auto url = parse_url("http://example.test/\r\nSet-Cookie: x");
   ASSERT_FALSE(url);
@@ -237,6 +287,23 @@ TEST(ResolveRedirect, PreservesPercentEncodingByteForByte) {
   EXPECT_EQ(resolve_redirect(base, "/a/%2e%2e/b")->text, "http://a.test/a/%2e%2e/b");
 }
 
+// A fuzz finding (tests/fuzz/corpus/egress_redirect): dot-segment removal
+// turned the path of a location with a scheme and no authority into "//x",
+// which then read back as the host x.
+TEST(ResolveRedirect, NeverTurnsAPathIntoAHost) {
+  const Url base = base_url();
+  for (const char* location : {"http:/./..//evil.test/x", "http:/..//evil.test", "http:/.//evil.test",
+                               "https:/a/../..//evil.test/"}) {
+    const auto url = resolve_redirect(base, location);
+    EXPECT_FALSE(url) << location << " resolved to " << url->text;
+  }
+  // With an authority, the same path stays a path.
+  const auto url = resolve_redirect(base, "/./..//evil.test/x");
+  ASSERT_TRUE(url);
+  EXPECT_EQ(url->host, "a.test");
+  EXPECT_EQ(url->target, "//evil.test/x");
+}
+
 TEST(ResolveRedirect, RefusesLocationsThatAreNotUsableHttpUrls) {
   const Url base = base_url();
   const std::pair<const char*, const char*> cases[] = {
@@ -254,6 +321,23 @@ TEST(ResolveRedirect, RefusesLocationsThatAreNotUsableHttpUrls) {
     ASSERT_FALSE(url) << location << " resolved to " << url->text;
     EXPECT_THAT(url.error().message, HasSubstr("redirect location")) << location;
     EXPECT_THAT(url.error().message, HasSubstr(reason)) << location;
+  }
+}
+
+TEST(ResolveRedirect, NamesTheRuleARefusedLocationBreaks) {
+  const Url base = base_url();
+  const std::pair<const char*, const char*> cases[] = {
+      {"file:///etc/passwd", "scheme file not allowed"},
+      {"gopher://a.test:70/", "scheme gopher not allowed"},
+      {"http://2130706433/", "ambiguous IPv4 address"},
+      {"//user@evil.test/", "userinfo not allowed"},
+      {"/\x01", "control character not allowed"},
+      {"//evil%2etest/", "percent-encoded host not allowed"},
+  };
+  for (const auto& [location, rule] : cases) {
+    const auto url = resolve_redirect(base, location);
+    ASSERT_FALSE(url) << location << " resolved to " << url->text;
+    EXPECT_EQ(url.error().rule, rule) << location << ": " << url.error().message;
   }
 }
 

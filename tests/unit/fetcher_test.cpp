@@ -405,15 +405,79 @@ TEST(Fetcher, GivesUpAfterTheRedirectLimit) {
   EXPECT_EQ(provenance.size(), 3u);
 }
 
-TEST(Fetcher, TreatsAnUnusableRedirectLocationAsANetworkError) {
-  OriginServer origin(redirect_to(302, "http://user@127.0.0.1/"));
-  FetchRequest request = get(origin.url("/"));
-  request.follow_redirects = true;
-  std::vector<EgressRecord> provenance;
-  const auto outcome = make_fetcher().fetch(policy({"127.0.0.1:*"}), request, nullptr, provenance);
-  EXPECT_EQ(outcome.status, AIRLOCK_STATUS_NETWORK_ERROR);
-  EXPECT_THAT(outcome.error, HasSubstr("has userinfo"));
-  EXPECT_EQ(provenance.size(), 1u);
+// A Location the host will not read is a destination refused like any
+// other: DENIED, recorded with the rule it breaks, and nothing sent there.
+TEST(Fetcher, RefusesARedirectToAnUnreadableLocationAsADenialNamingTheRule) {
+  OriginServer target(reply(200, "must not be reached"));
+  const std::string port = port_of(target);
+  const std::pair<std::string, std::string> cases[] = {
+      {"file:///etc/passwd", "redirect: scheme file not allowed"},
+      {"gopher://127.0.0.1:" + port + "/", "redirect: scheme gopher not allowed"},
+      {"http://2130706433:" + port + "/", "redirect: ambiguous IPv4 address"},
+      {"http://user@127.0.0.1:" + port + "/", "redirect: userinfo not allowed"},
+      {"http://127.0.0.1:" + port + "\\@other.test/", "redirect: backslash not allowed"},
+  };
+  for (const auto& [location, rule] : cases) {
+    OriginServer origin(redirect_to(302, location));
+    FetchRequest request = get(origin.url("/start"));
+    request.follow_redirects = true;
+    std::vector<EgressRecord> provenance;
+    const auto outcome = make_fetcher().fetch(policy({"127.0.0.1:*"}, {"127.0.0.0/8"}), request, nullptr, provenance);
+
+    EXPECT_EQ(outcome.status, AIRLOCK_STATUS_DENIED) << location << ": " << outcome.error;
+    EXPECT_THAT(outcome.error, HasSubstr("egress denied")) << location;
+    EXPECT_THAT(outcome.error, HasSubstr(rule)) << location;
+    EXPECT_THAT(outcome.error, HasSubstr("redirected from " + origin.url("/start"))) << location;
+    ASSERT_EQ(provenance.size(), 2u) << location;
+    EXPECT_TRUE(provenance[0].allowed);
+    EXPECT_EQ(provenance[0].http_status, 302);
+    EXPECT_FALSE(provenance[1].allowed) << location;
+    EXPECT_EQ(provenance[1].url, location);
+    EXPECT_EQ(provenance[1].rule, rule);
+    EXPECT_TRUE(provenance[1].address.empty());
+  }
+  EXPECT_TRUE(target.requests().empty());
+}
+
+// A URL the host will not read is refused, not an argument error: the tool
+// learns it was denied and why, and the refusal is provenance.
+TEST(Fetcher, RefusesAnUnreadableUrlAsADenialNamingTheRule) {
+  OriginServer origin(reply(200, "must not be reached"));
+  const std::string port = port_of(origin);
+  const std::pair<std::string, std::string> cases[] = {
+      {"http://u@127.0.0.1:" + port + "/", "url: userinfo not allowed"},
+      {"http://127.1:" + port + "/", "url: ambiguous IPv4 address"},
+      {"http://2130706433:" + port + "/", "url: ambiguous IPv4 address"},
+      {"http://127.0.0.1:" + port + "\\@origin.test/", "url: backslash not allowed"},
+      {"http://%31%32%37.0.0.1:" + port + "/", "url: percent-encoded host not allowed"},
+      {"ftp://127.0.0.1/", "url: scheme ftp not allowed"},
+  };
+  for (const auto& [url, rule] : cases) {
+    std::vector<EgressRecord> provenance;
+    const auto outcome = make_fetcher().fetch(policy({"127.0.0.1:*"}, {"127.0.0.0/8"}), get(url), nullptr, provenance);
+    EXPECT_EQ(outcome.status, AIRLOCK_STATUS_DENIED) << url << ": " << outcome.error;
+    EXPECT_THAT(outcome.error, HasSubstr("egress denied")) << url;
+    EXPECT_THAT(outcome.error, HasSubstr(rule)) << url;
+    ASSERT_EQ(provenance.size(), 1u) << url;
+    EXPECT_FALSE(provenance[0].allowed);
+    EXPECT_EQ(provenance[0].url, url);
+    EXPECT_EQ(provenance[0].rule, rule);
+  }
+  // What a record holds of a URL goes to the audit log as one token: bytes
+  // that could end the line or the field there are escaped.
+  const std::pair<std::string, std::string> escaped[] = {
+      {"http://127.0.0.1/\r\nX: y", "http://127.0.0.1/%0D%0AX:%20y"},
+      {"not a url", "not%20a%20url"},
+      {"http://127.0.0.1/ reason=\"allowed\"", "http://127.0.0.1/%20reason=%22allowed%22"},
+  };
+  for (const auto& [url, kept] : escaped) {
+    std::vector<EgressRecord> provenance;
+    const auto outcome = make_fetcher().fetch(policy({"127.0.0.1:*"}), get(url), nullptr, provenance);
+    EXPECT_EQ(outcome.status, AIRLOCK_STATUS_DENIED);
+    ASSERT_EQ(provenance.size(), 1u);
+    EXPECT_EQ(provenance[0].url, kept);
+  }
+  EXPECT_TRUE(origin.requests().empty());
 }
 
 // --- limits, time and cancellation
@@ -521,7 +585,7 @@ TEST(Fetcher, ReportsARefusedConnectionAsANetworkError) {
 
 // --- invalid requests
 
-TEST(Fetcher, RefusesBadMethodsHeadersAndUrlsBeforeDoingAnything) {
+TEST(Fetcher, RefusesBadMethodsAndHeadersBeforeDoingAnything) {
   OriginServer origin(reply(200, "must not be reached"));
   const auto allowed = policy({"127.0.0.1:*"});
   struct Case {
@@ -546,9 +610,6 @@ TEST(Fetcher, RefusesBadMethodsHeadersAndUrlsBeforeDoingAnything) {
       {"GET", {{"X-Split", "a\r\nInjected: 1"}}, url, "", "header X-Split: value holds a CR, LF or NUL byte"},
       {"GET", {{"X-Nul", std::string("a\0b", 3)}}, url, "", "header X-Nul: value holds a CR, LF or NUL byte"},
       {"GET", {{"X-Ctl", "a\x01"}}, url, "", "header X-Ctl: value holds a control character"},
-      {"GET", {}, "http://127.1:" + port_of(origin) + "/", "", "ambiguous IPv4"},
-      {"GET", {}, "http://u@127.0.0.1:" + port_of(origin) + "/", "", "has userinfo"},
-      {"GET", {}, "ftp://127.0.0.1/", "", "scheme 'ftp' is not http or https"},
   };
   for (const auto& c : cases) {
     FetchRequest request = get(c.url);

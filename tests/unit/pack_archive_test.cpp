@@ -136,5 +136,23 @@ TEST_F(PackArchiveTest, NotAnArchiveIsRefused) {
   EXPECT_THAT(r.error().message, HasSubstr("junk.tar.gz: not a readable .tar.gz"));
 }
 
+// A fuzz finding (tests/fuzz/corpus/pack_archive/finding-null-error-string):
+// a gzip'd header that makes libarchive fail to open the archive without
+// setting an error string; formatting the null text threw out of extract.
+TEST_F(PackArchiveTest, AFailureWithoutLibarchiveTextIsStillAnError) {
+  const std::string bytes(
+      "\x1f\x8b\x08\x00\x89\x3d\x14\x6b\x02\xff\xed\xd4\x31\x0e\x83\x30\x0c\x85\x61\x1f\x85\x13\x84\x44"
+      "\x72\xc2\x79\x2c\xc4\x44\x11\x55\x01\x89\xde\xbe\x81\x0d\xd4\x15\x10\xe2\xff\x16\x7b\xf3\xf0\xf4"
+      "\x6c\x75\xd7\x94\x72\x2c\x9f\x25\xd5\x75\x66\xfb\xf9\x67\x4f\x49\x2b\x29\xa2\x9c\x60\x1a\x46\xfb"
+      "\xe4\x93\xf2\x4c\xb6\xe4\xff\xb6\xba\x75\x63\xdf\xbd\xae\xca\x3f\x6c\xf3\x0f\x5e\xa3\x4a\xe1\xc9"
+      "\xff\x70\xb3\xe0\xc9\x5c\xb9\x7e\x00\x73\x43\x7f\xe1\xff\xdf\xf5\xdf\x57\x4a\xe1\xc9\xff\x70\xb3"
+      "\xe0\xc9\x5c\xb9\x7e\x00\x73\x43\x7f\xe1\xff\xdf\xf5\xe0\xf6\x7e\x41\xab\x95\x00\x28\x00\x00",
+      143);
+  std::ofstream(dir_ / "null.tar.gz", std::ios::binary) << bytes;
+  auto r = extract_pack_archive(dir_ / "null.tar.gz", dir_ / "out");
+  ASSERT_FALSE(r);
+  EXPECT_THAT(r.error().message, HasSubstr("null.tar.gz: not a readable .tar.gz: unknown libarchive error"));
+}
+
 }  // namespace
 }  // namespace airlock::host

@@ -60,6 +60,21 @@ TEST(PackManifest, WriteThenReadIsTheSameManifestAndTheSameBytes) {
   EXPECT_EQ(m.suggest_chains, again->suggest_chains);
 }
 
+// A fuzz finding (tests/fuzz/corpus/pack_manifest/finding-description-
+// leading-newline): toml++ wrote "\nline" as a multi-line string, whose
+// first line break TOML drops, so the built manifest read back as "line".
+TEST(PackManifest, ADescriptionStartingWithALineBreakSurvivesTheRoundTrip) {
+  auto m = parse_manifest(built(), "pack.toml", ManifestForm::built).value();
+  for (const char* description : {"\nline", "\r\nline", "a\n\nb\n", "'''x'''", "\"\"\"\ny"}) {
+    m.description = description;
+    const std::string text = write_manifest(m);
+    auto again = parse_manifest(text, "pack.toml", ManifestForm::built);
+    ASSERT_TRUE(again) << again.error().message;
+    EXPECT_EQ(again->description, m.description) << text;
+    EXPECT_EQ(write_manifest(*again), text);
+  }
+}
+
 TEST(PackManifest, SourceFormTakesAnObjectListAndNoAbi) {
   auto m = parse_manifest("[pack]\nname = \"a\"\nversion = \"1\"\nvendor = \"v\"\nobjects = [\"liba.so\"]\n",
                           "pack.toml", ManifestForm::source);
@@ -121,6 +136,30 @@ TEST(PackManifest, EveryRefusalNamesFileLineAndKey) {
        "pack.objects[0]: 'sub/a.so' is not a plain file name", ManifestForm::source},
   };
   for (const Refusal& c : cases) EXPECT_THAT(error_of(c.text, c.form), HasSubstr(c.want)) << c.text;
+}
+
+// A fuzz finding (tests/fuzz/corpus/pack_manifest): names took any one-line
+// text, a terminal escape or a quote included, which then reached messages,
+// logs and config bindings as a tool or chain name.
+TEST(PackManifest, RefusesNamesOutsideTheNameCharacters) {
+  const std::string ok = built();
+  auto swap = [&](std::string_view from, std::string_view to) {
+    std::string s = ok;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  const std::vector<Refusal> cases = {
+      {swap("tools = [\"acme.lookup\"]", "tools = [\"acme\\u001b[31m\"]"), "object[0].tools[0]: want a non-empty one-line string"},
+      {swap("tools = [\"acme.lookup\"]", "tools = [\"acme lookup\"]"), "pack.toml:12:10: object[0].tools[0]: want"},
+      {swap("sanitizers = []", "sanitizers = [\"a\\\"b\"]"), "object[0].sanitizers[0]: want 1 to 64 of"},
+      {swap("tools = [\"acme.lookup\"]", "tools = [\"" + std::string(65, 'a') + "\"]"), "object[0].tools[0]: want"},
+      {swap("\"acme.lookup\" = [", "\"acme/lookup\" = ["), "suggest.egress: tool name: want 1 to 64 of"},
+      {swap("[suggest.chains.strict]", "[suggest.chains.\"st rict\"]"), "suggest.chains: chain name: want"},
+      {swap("steps = [\"airlock.strip_control\"]", "steps = [\"x\\u00e9\"]"), "suggest.chains.strict.steps[0]: want"},
+  };
+  for (const Refusal& c : cases) EXPECT_THAT(error_of(c.text, c.form), HasSubstr(c.want)) << c.text;
+  // Globs and the usual name characters pass.
+  EXPECT_EQ(error_of(swap("\"acme.lookup\" = [", "\"acme.*-v?_2\" = [")), "(parsed)");
 }
 
 TEST(PackManifest, AbiStrings) {

@@ -73,6 +73,15 @@ const std::vector<Case>& corpus() {
       {"csi broken by esc", "a\x1B[1\x1B[31mb", "ab"},
       {"osc broken by another escape", "a\x1B]0;t\x1B[31mb", "ab"},
       {"nf escape broken by newline", "a\x1B(\nb", "a\nb"},
+      // A fuzz finding (tests/fuzz/corpus/strip_control): a removal must not
+      // join two halves of a host or URL into a destination of its own.
+      {"removal inside a host", "foo.\x1B[1mbar", "foo. bar"},
+      {"removal before a dot", "see evil\x07.example now", "see evil .example now"},
+      {"removal between scheme and slashes", "http:\x01//evil.test", "http: //evil.test"},
+      {"removal inside a bracketed dot", "a[\x1B[m.]b", "a[ .]b"},
+      {"removal splitting a unicode dot", "a\xE3\x01\x80\x82" "b", "a\xE3 \x80\x82" "b"},
+      {"removal inside a word without a dot", "bo\x1B[0mld text", "bold text"},
+      {"removal between words", "one\x1B[0m two", "one two"},
       {"only controls", "\x1B[0m\r\x07", ""},
       {"empty", "", ""},
   };

@@ -96,6 +96,15 @@ TEST(DecodeHeaderValue, ALiteralIsVisibleAsciiSpaceAndTabOnly) {
 
 // --- Mcp-Method ---
 
+// A fuzz finding (tests/fuzz/corpus/http_request/finding-non-utf8-protocol-
+// header): admit_modern echoed a raw MCP-Protocol-Version value into its
+// error message, and a byte >= 0x80 made the JSON-RPC response invalid UTF-8.
+TEST(QuotedHeaderValue, ShowsEveryByteOutsidePrintableAsciiAsHex) {
+  EXPECT_EQ(quoted_header_value("2026\xFF-07-28"), "'2026\\xff-07-28'");
+  EXPECT_EQ(quoted_header_value("a\r\nb\x7f"), "'a\\x0d\\x0ab\\x7f'");
+  EXPECT_EQ(quoted_header_value("tools/list"), "'tools/list'");
+}
+
 TEST(MethodHeader, AcceptsTheMatchingValueUnderAnyNameCaseAndWithOws) {
   EXPECT_EQ(check_method_header(Headers{{"Mcp-Method", "tools/list"}}, "tools/list"), std::nullopt);
   EXPECT_EQ(check_method_header(Headers{{"mcp-method", "tools/list"}}, "tools/list"), std::nullopt);

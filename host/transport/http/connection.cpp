@@ -187,6 +187,14 @@ void Connection::handle(Request& request) {
   state_ = State::handling;
   method_ = std::string(request.method_string());
   keep_alive_ = request.keep_alive();
+  http10_ = request.version() < 11;
+
+  // Before any check reads one of them: a check and a proxy in front must
+  // not each pick a different line. The connection closes, as after any
+  // request whose framing a reader could take two ways.
+  if (const auto repeated = repeated_singleton_header(BeastHeaders(request)))
+    return respond_error(400, jsonrpc::kInvalidRequest, fmt::format("Bad Request: duplicate {} header", *repeated),
+                         true);
 
   // DNS rebinding: a page on a hostile name that resolves to loopback still
   // says its own name in Host and Origin.
@@ -298,9 +306,12 @@ void Connection::handle_post(Request& request, const Identity* identity) {
 
   // The era is known only from the body: a 2026-07-28 request has no
   // session, and its own header rules.
+  // HTTP/1.0 has no chunked coding, so a 1.0 client that takes JSON gets
+  // JSON with a Content-Length rather than a stream it would have to read
+  // to the close.
+  const bool json = !accepts.sse || (accepts.json && (http10_ || ctx_.config.response == HttpResponseMode::json));
   if (header(request, "Mcp-Session-Id").empty() && is_modern_post(header(request, "MCP-Protocol-Version"), message))
-    return handle_modern_post(request, message, identity, accepts.sse,
-                              !accepts.sse || (accepts.json && ctx_.config.response == HttpResponseMode::json));
+    return handle_modern_post(request, message, identity, accepts.sse, json);
   if (!check_protocol_header(request)) return;
 
   std::shared_ptr<HttpSession> session;
@@ -330,7 +341,6 @@ void Connection::handle_post(Request& request, const Identity* identity) {
     return respond(202, {}, {});
   }
 
-  const bool json = !accepts.sse || (accepts.json && ctx_.config.response == HttpResponseMode::json);
   const std::string key = boost::json::serialize(message.id);
   const auto stream = session->open_request_stream(key, json);
   if (!stream)
@@ -533,7 +543,10 @@ void Connection::start_stream(unsigned status) {
   header.set(beast_http::field::cache_control, "no-cache, no-transform");
   header.set("X-Accel-Buffering", "no");  // proxies that buffer would hold events back
   if (!new_session_id_.empty()) header.set("Mcp-Session-Id", std::exchange(new_session_id_, {}));
-  header.chunked(true);
+  // A 1.0 client cannot read chunks (RFC 9112 section 6.1): its stream has
+  // neither coding nor length, and ends when the server closes.
+  if (http10_) keep_alive_ = false;
+  header.chunked(!http10_);
   header.keep_alive(keep_alive_);
   auto serializer = std::make_shared<beast_http::response_serializer<beast_http::empty_body>>(header);
   write_pending_ = true;
@@ -563,18 +576,24 @@ void Connection::write_chunk(std::string bytes) {
   bytes_out_ += chunk_.size();
   write_pending_ = true;
   arm_timer(kWriteTimeout);
-  boost::asio::async_write(socket_, beast_http::make_chunk(boost::asio::buffer(chunk_)),
-                           [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-                             self->write_pending_ = false;
-                             self->disarm_timer();
-                             if (ec) return self->close();
-                             self->pump();
-                           });
+  auto written = [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+    self->write_pending_ = false;
+    self->disarm_timer();
+    if (ec) return self->close();
+    self->pump();
+  };
+  if (http10_) return boost::asio::async_write(socket_, boost::asio::buffer(chunk_), std::move(written));
+  boost::asio::async_write(socket_, beast_http::make_chunk(boost::asio::buffer(chunk_)), std::move(written));
 }
 
 void Connection::end_stream() {
   if (session_) session_->detach(stream_, this);
   release_session();
+  if (http10_) {
+    // The close is the end of a 1.0 stream: there is no last chunk to send.
+    record_stream();
+    return after_response(true);
+  }
   write_pending_ = true;
   arm_timer(kWriteTimeout);
   boost::asio::async_write(socket_, beast_http::make_chunk_last(),

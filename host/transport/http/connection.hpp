@@ -100,6 +100,7 @@ class Connection final : public StreamSink, public std::enable_shared_from_this<
   bool socket_read_pending_ = false;
   bool write_pending_ = false;
   bool keep_alive_ = true;
+  bool http10_ = false;  // the request being answered is HTTP/1.0: no chunked coding
   bool draining_ = false;
   bool timed_out_ = false;
   std::uint64_t timer_generation_ = 0;

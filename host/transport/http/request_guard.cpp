@@ -39,6 +39,13 @@ HostPort split_host_port(std::string_view text) {
 
 }  // namespace
 
+std::optional<std::string_view> repeated_singleton_header(const HeaderView& headers) {
+  for (const std::string_view name : kSingletonHeaders) {
+    if (headers.count(name) > 1) return name;
+  }
+  return std::nullopt;
+}
+
 bool is_loopback_host(std::string_view host) {
   return iequals(host, "localhost") || host == "::1" || host == "[::1]" || host.starts_with("127.");
 }

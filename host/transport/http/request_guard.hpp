@@ -1,14 +1,30 @@
-// The checks a request passes before anything reads its body: who may send
-// it (Host and Origin, against DNS rebinding), what it says it carries
-// (Content-Type), what it can take back (Accept), and which protocol
-// revision it speaks (MCP-Protocol-Version).
+// The checks a request passes before anything reads its body: that each
+// field airlock reads appears once, who may send it (Host and Origin,
+// against DNS rebinding), what it says it carries (Content-Type), what it
+// can take back (Accept), and which protocol revision it speaks
+// (MCP-Protocol-Version).
 #pragma once
 
+#include "mcp/request_headers.hpp"
+
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace airlock::host::http {
+
+// The fields airlock reads that a request may carry at most once. A second
+// line would be read by airlock one way and by a proxy in front another
+// (RFC 9112 section 3.2 makes a second Host a 400 outright), so none of them
+// is ever chosen between: the request is refused.
+inline constexpr std::string_view kSingletonHeaders[] = {
+    "Host", "Origin", "Authorization", "Content-Type", "Content-Length",
+    "Mcp-Session-Id", "MCP-Protocol-Version", "Last-Event-ID"};
+
+// The first of kSingletonHeaders that `headers` holds more than once, as
+// spelled there, or nullopt.
+std::optional<std::string_view> repeated_singleton_header(const HeaderView& headers);
 
 // Host names (optionally "host:port") and full origins a request may name.
 struct HostPolicy {

@@ -828,16 +828,25 @@ typedef struct airlock_host_api {
    *                     included); truncated says whether the body was cut;
    *   DENIED            a destination (the URL, a redirect hop, or every
    *                     address its name resolved to) is outside the tool's
-   *                     set; nothing was sent there;
+   *                     set, or the URL or a redirect's Location is one the
+   *                     host refuses to read: not an absolute http(s) URL,
+   *                     or spelled so that two readers could take it two
+   *                     ways (userinfo, a backslash, a percent-encoded host,
+   *                     IPv4 in any form but the dotted quad, another
+   *                     scheme such as file:); nothing was sent there. Like
+   *                     every refusal it is listed in "airlock/egress", its
+   *                     "rule" then naming what the URL broke ("url:
+   *                     userinfo not allowed", "redirect: scheme file not
+   *                     allowed"), "host" empty and "port" 0;
    *   NETWORK_ERROR     no response: the name did not resolve, no connection,
    *                     TLS failed, too many redirects, a malformed response;
    *   TIMEOUT           timeout_ms (or the host's default) passed;
    *   CANCELLED         the call was cancelled before or while it waited;
-   *   INVALID_ARGUMENT  a NULL argument, a URL that is not an absolute
-   *                     http(s) URL the host can read without decoding it, a
-   *                     bad method or header, a header the host sets itself
-   *                     (Host, Content-Length, Transfer-Encoding, Connection);
-   *                     nothing was sent.
+   *   INVALID_ARGUMENT  a NULL argument, a bad method or header, a header
+   *                     the host sets itself (Host, Content-Length,
+   *                     Transfer-Encoding, Connection); nothing was sent.
+   *                     (Before this host, a URL the host could not read
+   *                     was INVALID_ARGUMENT too; treat both alike.)
    * On any status but OK, `response->error` says why (unless `call` or
    * `response` was NULL, when nothing is written). */
   airlock_status (*call_fetch)(airlock_call* call, const airlock_fetch_request* request,
