@@ -43,6 +43,12 @@ std::optional<std::string_view> repeated_singleton_header(const HeaderView& head
   for (const std::string_view name : kSingletonHeaders) {
     if (headers.count(name) > 1) return name;
   }
+  // One line holding a list is the same field repeated (RFC 9110 section
+  // 5.3). RFC 9112 section 6.3 lets a reader take "5, 5" as 5; a proxy in
+  // front may not, and neither name ever holds a comma of its own.
+  for (const std::string_view name : {std::string_view("Content-Length"), std::string_view("Host")}) {
+    if (const auto value = headers.get(name); value && value->find(',') != std::string_view::npos) return name;
+  }
   return std::nullopt;
 }
 

@@ -22,8 +22,9 @@ inline constexpr std::string_view kSingletonHeaders[] = {
     "Host", "Origin", "Authorization", "Content-Type", "Content-Length",
     "Mcp-Session-Id", "MCP-Protocol-Version", "Last-Event-ID"};
 
-// The first of kSingletonHeaders that `headers` holds more than once, as
-// spelled there, or nullopt.
+// The first of kSingletonHeaders that `headers` holds more than once, or a
+// Content-Length or Host that holds a comma-separated list (the same field
+// repeated on one line), as spelled in kSingletonHeaders; or nullopt.
 std::optional<std::string_view> repeated_singleton_header(const HeaderView& headers);
 
 // Host names (optionally "host:port") and full origins a request may name.
