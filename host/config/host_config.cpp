@@ -210,6 +210,8 @@ struct FileCloser {
   void operator()(std::FILE* stream) const { std::fclose(stream); }
 };
 
+constexpr std::size_t kMaxReadFile = std::size_t{1} << 20;
+
 // stdio rather than iostreams because errno then holds the real reason
 // (missing, not permitted, a directory) for the message.
 Result<std::string> read_file(const fs::path& file) {
@@ -221,10 +223,24 @@ Result<std::string> read_file(const fs::path& file) {
   if (!stream) return cannot_read(errno);
   std::string text;
   std::array<char, 64 * 1024> buffer{};
-  while (const auto count = std::fread(buffer.data(), 1, buffer.size(), stream.get()))
+  bool too_large = false;
+  while (const auto count = std::fread(buffer.data(), 1, buffer.size(), stream.get())) {
+    // A config, token or key file is a few KiB at most; a path that names a
+    // device or a log by mistake must not grow the server without bound.
+    if (text.size() + count > kMaxReadFile) {
+      too_large = true;
+      break;
+    }
     text.append(buffer.data(), count);
-  if (std::ferror(stream.get())) return cannot_read(errno);
+  }
+  const int error = errno;
   OPENSSL_cleanse(buffer.data(), buffer.size());  // it may have held a token
+  if (too_large) {
+    OPENSSL_cleanse(text.data(), text.size());
+    return Error{file.string() + ": larger than " + std::to_string(kMaxReadFile >> 20) +
+                 " MiB, so not a config, token or key file"};
+  }
+  if (std::ferror(stream.get())) return cannot_read(error);
   // Error is constructible from a string too, so the value needs naming.
   return Result<std::string>(boost::system::in_place_value, std::move(text));
 }

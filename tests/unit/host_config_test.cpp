@@ -892,6 +892,14 @@ TEST_F(TokenFiles, ReportsAMissingFileByItsResolvedPathAndReason) {
                 ": cannot read: No such file or directory");
 }
 
+// /dev/zero never ends: a path to a device or a log by mistake is refused
+// once it passes the cap, not read until the server runs out of memory.
+TEST_F(TokenFiles, RefusesAFileLargerThanAConfigOrKeyCouldBe) {
+  const auto config = load_with_token_file("/dev/zero");
+  ASSERT_FALSE(config.has_value());
+  EXPECT_THAT(config.error().message, HasSubstr("transport.http.tokens[0].file: /dev/zero: larger than 1 MiB"));
+}
+
 TEST_F(TokenFiles, ReportsADirectoryAsUnreadable) {
   const auto config = load_with_token_file("secrets");
   ASSERT_FALSE(config.has_value());
