@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <set>
 
 namespace airlock::host::check {
@@ -120,13 +121,20 @@ std::vector<std::string> destinations(std::string_view raw) {
   return std::vector<std::string>(found.begin(), found.end());
 }
 
-std::string undo_inert_marks(std::string_view text) {
-  std::string s(text);
+namespace {
+
+std::string without_escaped_brackets(std::string s) {
   s = replace_all(std::move(s), "\\[", "[");
-  s = replace_all(std::move(s), "\\]", "]");
+  return replace_all(std::move(s), "\\]", "]");
+}
+
+std::string without_bracket_marks(std::string s) {
   for (std::string_view dot : kDots) s = replace_all(std::move(s), "[" + std::string(dot) + "]", dot);
-  s = replace_all(std::move(s), "[:]", ":");
-  // hxxp(s) and fxp back to http(s) and ftp, keeping the case of each letter.
+  return replace_all(std::move(s), "[:]", ":");
+}
+
+// hxxp(s) and fxp back to http(s) and ftp, keeping the case of each letter.
+std::string with_live_schemes(std::string s) {
   auto lower = [&](std::size_t k) { return static_cast<char>(s[k] | 0x20); };
   for (std::size_t i = 0; i + 3 <= s.size(); ++i) {
     if (i + 4 <= s.size() && lower(i) == 'h' && lower(i + 1) == 'x' && lower(i + 2) == 'x' && lower(i + 3) == 'p') {
@@ -139,21 +147,32 @@ std::string undo_inert_marks(std::string_view text) {
   return s;
 }
 
+}  // namespace
+
+std::array<std::string, 2> undo_inert_marks(std::string_view text) {
+  const std::string s(text);
+  return {with_live_schemes(without_bracket_marks(without_escaped_brackets(s))),
+          with_live_schemes(without_escaped_brackets(without_bracket_marks(s)))};
+}
+
 std::vector<std::string> made_up_destinations(std::string_view input, std::string_view output) {
   std::vector<std::string> made_up;
   if (input == output) return made_up;
-  std::string undone_input;  // computed on first need: most outputs need none
+  std::optional<std::array<std::string, 2>> undone_input;  // computed on first need: most outputs need none
   for (const std::string& d : destinations(output)) {
     if (input.find(d) != std::string_view::npos) continue;
-    const std::string live = undo_inert_marks(d);
     // A destination without marks must be in the input as it is; one with
-    // marks may be the inert form of an input destination, inert or not.
-    if (live != d) {
-      if (input.find(live) != std::string_view::npos) continue;
-      if (undone_input.empty()) undone_input = undo_inert_marks(input);
-      if (undone_input.find(live) != std::string::npos) continue;
+    // marks may be the inert form of an input destination, inert or not,
+    // in either reading of each.
+    bool accounted = false;
+    for (const std::string& live : undo_inert_marks(d)) {
+      if (live == d) continue;
+      if (!undone_input) undone_input = undo_inert_marks(input);
+      accounted = accounted || input.find(live) != std::string_view::npos ||
+                  (*undone_input)[0].find(live) != std::string::npos ||
+                  (*undone_input)[1].find(live) != std::string::npos;
     }
-    made_up.push_back(d);
+    if (!accounted) made_up.push_back(d);
   }
   return made_up;
 }

@@ -7,6 +7,7 @@
 // resolves, normalizes or revives (defanged in, live out) a URL fails.
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,8 +18,11 @@ namespace airlock::host::check {
 // backslashes, userinfo included) and every bare dotted host name in `text`.
 std::vector<std::string> destinations(std::string_view text);
 
-// `text` with the defanging marks taken out; nothing is decoded.
-std::string undo_inert_marks(std::string_view text);
+// `text` with the defanging marks taken out, read both ways "\[" can be
+// meant: escape-markup's escaped bracket (taken out first), or a backslash
+// of the text's own before a bracket mark (the marks taken out first).
+// Nothing is decoded.
+std::array<std::string, 2> undo_inert_marks(std::string_view text);
 
 // The destinations of `output` that `input` does not account for.
 std::vector<std::string> made_up_destinations(std::string_view input, std::string_view output);

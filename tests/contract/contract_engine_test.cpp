@@ -54,6 +54,14 @@ TEST(Destinations, AcceptsDefangingEscapingTruncatingAndRedacting) {
               IsEmpty());
 }
 
+// inert-urls brackets the dot after an input backslash: "\\[" there is not
+// escape-markup's escaped bracket, and nothing new was made.
+TEST(Destinations, AcceptsABracketedDotAfterAnInputBackslash) {
+  EXPECT_THAT(made_up_destinations("https://\\.example", "hxxps://\\[.]example"), IsEmpty());
+  // Escape-markup over inert-urls still reads as the same destination.
+  EXPECT_THAT(made_up_destinations("https://a.example", "hxxps://a\\[.\\]example"), IsEmpty());
+}
+
 TEST(Shrink, FindsTheOneLineAndThenTheBytesThatMatter) {
   std::string input;
   for (int i = 0; i < 200; ++i) input += "harmless line " + std::to_string(i) + "\n";
