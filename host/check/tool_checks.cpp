@@ -18,6 +18,7 @@
 
 #include "check/isolated.hpp"
 #include "check/schema_instances.hpp"
+#include "calls/tool_call_runner.hpp"
 #include "pipeline/tool_result_shape.hpp"
 #include "plugins/host_api.hpp"
 #include "util/utf8.hpp"
@@ -62,10 +63,9 @@ json::object error_result(std::string_view text) {
 // status, the CallToolResult (null when there is none) and, when the host
 // would withhold it, why. As JSON, to cross the pipe from the child.
 json::object call_tool(const Tool& tool, const std::string& arguments, const std::atomic<bool>* cancelled) {
-  airlock_call call;
-  call.cancelled = cancelled;
-  const airlock_status status = tool.on_call(tool.tool_data, &call, borrow(arguments));
-  ToolOutput& out = call.output;
+  // As the host runs it, with no network and no client.
+  const std::atomic<bool> never{false};
+  auto [status, out] = ToolCallRunner().run(tool, nullptr, arguments, cancelled ? *cancelled : never, nullptr);
   json::value result = nullptr;
   std::string problem;
   if (status == AIRLOCK_STATUS_TOOL_ERROR) {

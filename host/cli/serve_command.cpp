@@ -80,7 +80,8 @@ Result<RequestStateSealer> make_sealer(const Config& config) {
 // false. A store that cannot be opened (a corrupt SQLite file) is an error
 // at start; a PostgreSQL server that does not answer is not: task requests
 // then get errors naming it, and everything else is served.
-Result<std::unique_ptr<TaskService>> make_tasks(const Loaded& loaded, Executor& executor, const Fetcher& fetcher) {
+Result<std::unique_ptr<TaskService>> make_tasks(const Loaded& loaded, Executor& executor,
+                                                const ToolCallRunner& runner) {
   const TasksConfig& tasks = loaded.config.tasks;
   if (!tasks.enabled) return std::unique_ptr<TaskService>();
   std::string location = tasks.store;
@@ -108,16 +109,16 @@ Result<std::unique_ptr<TaskService>> make_tasks(const Loaded& loaded, Executor& 
     settings.node_id = fmt::format("{}:{}", host, getpid());
   }
   spdlog::info("tasks: {} (node {})", (*store)->describe(), settings.node_id);
-  auto service = std::make_unique<TaskService>(*loaded.routes, executor, fetcher, std::move(*store), std::move(settings));
+  auto service = std::make_unique<TaskService>(*loaded.routes, executor, runner, std::move(*store), std::move(settings));
   service->start();
   return service;
 }
 
 // Everything a session reads, besides what it is handed per call.
 ServerState make_state(const Loaded& loaded, Executor& executor, DeadlineTimer& timer, Metrics* metrics,
-                       const Fetcher& fetcher, const RequestStateSealer& sealer) {
+                       const ToolCallRunner& runner, const RequestStateSealer& sealer) {
   ServerState state{loaded.config, *loaded.routes, executor, AIRLOCK_VERSION, build_tool_listing(*loaded.routes),
-                    &timer, metrics, &fetcher};
+                    &timer, metrics, runner};
   state.sealer = &sealer;
   state.list_ttl_ms = loaded.config.server.list_ttl_ms;
   // Tokens that scope tools show each identity its own tools/list.
@@ -156,18 +157,19 @@ int serve_http(const Loaded& loaded, std::string_view listen) {
 
   DeadlineTimer timer;
   const Fetcher fetcher = make_fetcher(loaded.config);
+  const ToolCallRunner runner(fetcher);
   auto sealer = make_sealer(loaded.config);
   if (!sealer) {
     spdlog::error("{}", sealer.error().message);
     return 1;
   }
   Executor executor(loaded.config.server.workers, loaded.config.server.queue_capacity);
-  auto tasks = make_tasks(loaded, executor, fetcher);
+  auto tasks = make_tasks(loaded, executor, runner);
   if (!tasks) {
     spdlog::error("{}", tasks.error().message);
     return 1;
   }
-  ServerState state = make_state(loaded, executor, timer, &metrics, fetcher, *sealer);
+  ServerState state = make_state(loaded, executor, timer, &metrics, runner, *sealer);
   state.tasks = tasks->get();
   {
     auto server = http::HttpServer::bind(state, *address, &metrics);
@@ -237,18 +239,19 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
 
   DeadlineTimer timer;
   const Fetcher fetcher = make_fetcher(loaded->config);
+  const ToolCallRunner runner(fetcher);
   auto sealer = make_sealer(loaded->config);
   if (!sealer) {
     spdlog::error("{}", sealer.error().message);
     return 1;
   }
   Executor executor(loaded->config.server.workers, loaded->config.server.queue_capacity);
-  auto tasks = make_tasks(*loaded, executor, fetcher);
+  auto tasks = make_tasks(*loaded, executor, runner);
   if (!tasks) {
     spdlog::error("{}", tasks.error().message);
     return 1;
   }
-  ServerState state = make_state(*loaded, executor, timer, nullptr, fetcher, *sealer);
+  ServerState state = make_state(*loaded, executor, timer, nullptr, runner, *sealer);
   state.tasks = tasks->get();
   StdioTransport transport(protocol_in, protocol_out, loaded->config.server.max_message_bytes);
   {

@@ -6,15 +6,13 @@
 // the client's response to handle().
 #include "mcp/session.hpp"
 
-#include "mcp/session_call_link.hpp"
-
+#include "calls/tool_call_runner.hpp"
 #include "mcp/input_round.hpp"
 #include "mcp/modern_request.hpp"
 #include "mcp/protocol.hpp"
+#include "mcp/session_call_link.hpp"
 #include "mcp/task_service.hpp"
 #include "packs/sodium_init.hpp"
-#include "metrics/metrics.hpp"
-#include "pipeline/result_pipeline.hpp"
 #include "plugins/host_api.hpp"
 #include "util/json_text.hpp"
 
@@ -308,35 +306,19 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
   // A call cancelled while it waited in the queue never starts.
   if (call->cancelled.load()) return finish(call);
 
-  const Tool& tool = *route.tool;
   const RequestContext context = request_context(*call);
 
   // Arguments that fail the inputSchema never reach the tool; the client
   // gets host text naming the schema location and keyword, through the chain.
-  if (auto invalid = tool.input_validator->validate(*call->arguments_value)) {
-    if (!call->answered.exchange(true)) {
-      std::string response = jsonrpc::result_prefix(call->id);
-      run_invalid_arguments_pipeline(route, invalid->describe(), context, call->arguments, response);
-      if (server_.metrics) server_.metrics->tool_call(tool.name, true);
-      response.push_back(jsonrpc::kResultSuffix);
-      send_(std::move(response), Outbound{call->key, true});
-    }
+  if (auto invalid = route.tool->input_validator->validate(*call->arguments_value)) {
+    if (!call->answered.exchange(true))
+      send_(ToolCallRunner::respond_invalid_arguments(route, invalid->describe(), context, call->arguments, call->id),
+            Outbound{call->key, true});
     return finish(call);
   }
 
-  airlock_call handle;
-  handle.cancelled = &call->cancelled;
-  handle.tool_name = tool.name;
-  handle.egress = route.egress.get();
-  handle.fetcher = server_.fetcher;
   CallLink link(*this, *call);
-  handle.channel = &link;
-  airlock_status status;
-  {
-    std::unique_lock<std::mutex> serial;
-    if (!tool.reentrant()) serial = std::unique_lock(*tool.serial);
-    status = tool.on_call(tool.tool_data, &handle, borrow(call->arguments));
-  }
+  ToolCallOutcome outcome = server_.runner.run(route, call->arguments, call->cancelled, &link);
   // The client asked not to hear about a cancelled call; whatever the tool
   // produced is dropped before any stage sees it.
   if (call->cancelled.load()) return finish(call);
@@ -355,19 +337,13 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
   // 2026-07-28: a tool that asked a question still open answers nothing of
   // its own; what it produced is dropped unseen, and it runs again, from
   // the start, when the client retries with the answer.
-  if (auto outcome = round_outcome(*call)) {
-    send_(std::move(*outcome), Outbound{call->key, true});
+  if (auto asked = round_outcome(*call)) {
+    send_(std::move(*asked), Outbound{call->key, true});
     return finish(call);
   }
 
-  // The response is built in place: envelope, then the result appended by
-  // the pipeline's last stage, so a large result is written once.
-  std::string response = jsonrpc::result_prefix(call->id);
-  const bool error =
-      run_result_pipeline(route, ToolCallOutcome{status, std::move(handle.output)}, context, call->arguments, response);
-  if (server_.metrics) server_.metrics->tool_call(tool.name, error);
-  response.push_back(jsonrpc::kResultSuffix);
-  send_(std::move(response), Outbound{call->key, true});
+  send_(ToolCallRunner::respond(route, std::move(outcome), context, call->arguments, call->id),
+        Outbound{call->key, true});
   finish(call);
 }
 
@@ -383,12 +359,8 @@ void Session::on_deadline(const ToolRoute& route, const std::shared_ptr<InFlight
                *route.timeout_ms);
   ToolCallOutcome outcome{AIRLOCK_STATUS_TOOL_ERROR, {}};
   outcome.output.error_message = fmt::format("tool timed out after {} ms", *route.timeout_ms);
-  const RequestContext context = request_context(*call);
-  std::string response = jsonrpc::result_prefix(call->id);
-  run_result_pipeline(route, std::move(outcome), context, call->arguments, response);
-  if (server_.metrics) server_.metrics->tool_call(route.tool->name, true);
-  response.push_back(jsonrpc::kResultSuffix);
-  send_(std::move(response), Outbound{call->key, true});
+  send_(ToolCallRunner::respond(route, std::move(outcome), request_context(*call), call->arguments, call->id),
+        Outbound{call->key, true});
 }
 
 void Session::finish(const std::shared_ptr<InFlight>& call) {

@@ -6,6 +6,7 @@
 // with; nothing here depends on which transport it is.
 #pragma once
 
+#include "calls/tool_call_runner.hpp"
 #include "config/host_config.hpp"
 #include "executor/deadline_timer.hpp"
 #include "executor/executor.hpp"
@@ -31,7 +32,6 @@
 
 namespace airlock::host {
 class Metrics;
-class Fetcher;
 class RequestStateSealer;
 class InputRound;
 class TaskService;
@@ -49,9 +49,9 @@ struct ServerState {
   DeadlineTimer* timer = nullptr;
   // Counts tool calls, errors and sanitizer failures; null: not counted.
   Metrics* metrics = nullptr;
-  // Performs tools' fetches (ABI 1.4) under each tool's egress policy; null:
-  // every fetch is denied.
-  const Fetcher* fetcher = nullptr;
+  // Runs every tool call and frames its answer; the default one gives the
+  // tools no network (every fetch is denied).
+  ToolCallRunner runner{};
   // Seals the requestState of 2026-07-28 multi round-trip requests; null:
   // a tool that asks the client in such a request gets UNSUPPORTED.
   const RequestStateSealer* sealer = nullptr;

@@ -4,6 +4,7 @@
 // that landed first (here or on another server) always wins.
 #include "mcp/task_service.hpp"
 
+#include "calls/tool_call_runner.hpp"
 #include "executor/executor.hpp"
 #include "mcp/input_round.hpp"
 #include "packs/sodium_init.hpp"
@@ -85,11 +86,11 @@ class TaskService::TaskLink final : public CallChannel {
   const std::string meta_;
 };
 
-TaskService::TaskService(const ToolRoutes& routes, Executor& executor, const Fetcher& fetcher,
+TaskService::TaskService(const ToolRoutes& routes, Executor& executor, const ToolCallRunner& runner,
                          std::unique_ptr<TaskStore> store, TaskSettings settings)
     : routes_(routes),
       executor_(executor),
-      fetcher_(fetcher),
+      runner_(runner),
       store_(std::move(store)),
       settings_(std::move(settings)) {}
 
@@ -238,24 +239,12 @@ void TaskService::execute(const TaskRecord& started, const boost::json::object& 
       r.runner.clear();
     });
   }
-  const Tool& tool = *route->tool;
   RoundState carried;
   carried.answers = parse_object_or_empty(started.answers);
   InputRound round(client_capabilities, std::move(carried), nullptr);
   TaskLink link(round, to_json(client_capabilities), started.meta);
 
-  airlock_call handle;
-  handle.cancelled = &run->cancelled;
-  handle.tool_name = tool.name;
-  handle.egress = route->egress.get();
-  handle.fetcher = &fetcher_;
-  handle.channel = &link;
-  airlock_status status;
-  {
-    std::unique_lock<std::mutex> serial;
-    if (!tool.reentrant()) serial = std::unique_lock(*tool.serial);
-    status = tool.on_call(tool.tool_data, &handle, borrow(started.arguments));
-  }
+  ToolCallOutcome outcome = runner_.run(*route, started.arguments, run->cancelled, &link);
 
   if (run->cancelled.load()) {
     bool stopping = false;
@@ -293,8 +282,9 @@ void TaskService::execute(const TaskRecord& started, const boost::json::object& 
       r.runner.clear();
     });
   }
-  if (status != AIRLOCK_STATUS_OK && status != AIRLOCK_STATUS_TOOL_ERROR) {
-    spdlog::error("tool '{}': on_call returned status {} in task {}", tool.name, status, started.id.substr(0, 8));
+  if (outcome.status != AIRLOCK_STATUS_OK && outcome.status != AIRLOCK_STATUS_TOOL_ERROR) {
+    spdlog::error("tool '{}': on_call returned status {} in task {}", route->tool->name, outcome.status,
+                  started.id.substr(0, 8));
     return settle(started, [](TaskRecord& r) {
       r.status = TaskStatus::failed;
       r.error = R"({"code":-32603,"message":"internal error: the tool failed"})";
@@ -302,7 +292,7 @@ void TaskService::execute(const TaskRecord& started, const boost::json::object& 
     });
   }
   // Kept as the tool left it: no sanitizer has run, and none ever writes here.
-  StoredToolResult stored = store_tool_result(*route, ToolCallOutcome{status, std::move(handle.output)});
+  StoredToolResult stored = store_tool_result(*route, std::move(outcome));
   boost::json::object kept{{"egress", std::move(stored.egress)}};
   if (stored.result) kept["result"] = std::move(*stored.result);
   std::string result = to_json(kept);

@@ -34,7 +34,7 @@
 namespace airlock::host {
 
 class Executor;
-class Fetcher;
+class ToolCallRunner;
 
 struct TaskSettings {
   std::int64_t ttl_ms = 3'600'000;    // how long a task is kept after it was created
@@ -56,10 +56,10 @@ struct TaskOrigin {
 
 class TaskService {
  public:
-  // `fetcher` is how the tasks' tools reach the network (call_fetch), each
-  // within its own egress set as in a session; it outlives the service.
-  TaskService(const ToolRoutes& routes, Executor& executor, const Fetcher& fetcher, std::unique_ptr<TaskStore> store,
-              TaskSettings settings);
+  // `runner` runs the tasks' tools exactly as a session's calls run (the
+  // same network, the same serialization); it outlives the service.
+  TaskService(const ToolRoutes& routes, Executor& executor, const ToolCallRunner& runner,
+              std::unique_ptr<TaskStore> store, TaskSettings settings);
   // Stops (see stop) if the owner did not.
   ~TaskService();
   TaskService(const TaskService&) = delete;
@@ -113,7 +113,7 @@ class TaskService {
 
   const ToolRoutes& routes_;
   Executor& executor_;
-  const Fetcher& fetcher_;
+  const ToolCallRunner& runner_;
   const std::unique_ptr<TaskStore> store_;
   const TaskSettings settings_;
 
