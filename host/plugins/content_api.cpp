@@ -189,6 +189,7 @@ namespace content_api {
 
 airlock_status register_resource(airlock_plugin_ctx* ctx, const airlock_resource_def* raw) noexcept {
   return guard([&] {
+    if (!ctx || !raw) return AIRLOCK_STATUS_INVALID_ARGUMENT;
     if (!ctx->has_info) return refuse(ctx, "register_resource called before set_plugin_info");
     const auto def = read_sized(raw);
     auto r = std::make_shared<Resource>();
@@ -216,6 +217,7 @@ airlock_status register_resource(airlock_plugin_ctx* ctx, const airlock_resource
 
 airlock_status register_resource_template(airlock_plugin_ctx* ctx, const airlock_resource_template_def* raw) noexcept {
   return guard([&] {
+    if (!ctx || !raw) return AIRLOCK_STATUS_INVALID_ARGUMENT;
     if (!ctx->has_info) return refuse(ctx, "register_resource_template called before set_plugin_info");
     const auto def = read_sized(raw);
     const std::string text(view(def.uri_template));
@@ -247,6 +249,7 @@ airlock_status register_resource_template(airlock_plugin_ctx* ctx, const airlock
 
 airlock_status register_prompt(airlock_plugin_ctx* ctx, const airlock_prompt_def* raw) noexcept {
   return guard([&] {
+    if (!ctx || !raw) return AIRLOCK_STATUS_INVALID_ARGUMENT;
     if (!ctx->has_info) return refuse(ctx, "register_prompt called before set_plugin_info");
     const auto def = read_sized(raw);
     auto p = std::make_shared<Prompt>();
@@ -272,6 +275,7 @@ airlock_status register_prompt(airlock_plugin_ctx* ctx, const airlock_prompt_def
 
 airlock_status unregister_resource(airlock_plugin_ctx* ctx, airlock_str uri) noexcept {
   return guard([&] {
+    if (!ctx) return AIRLOCK_STATUS_INVALID_ARGUMENT;
     std::lock_guard lock(ctx->content_mutex);
     if (auto catalog = ctx->catalog.lock())
       return catalog->remove_resource(ctx, view(uri)) ? AIRLOCK_STATUS_OK : AIRLOCK_STATUS_NOT_FOUND;
@@ -286,6 +290,7 @@ airlock_status unregister_resource(airlock_plugin_ctx* ctx, airlock_str uri) noe
 
 airlock_status unregister_prompt(airlock_plugin_ctx* ctx, airlock_str name) noexcept {
   return guard([&] {
+    if (!ctx) return AIRLOCK_STATUS_INVALID_ARGUMENT;
     std::lock_guard lock(ctx->content_mutex);
     if (auto catalog = ctx->catalog.lock())
       return catalog->remove_prompt(ctx, view(name)) ? AIRLOCK_STATUS_OK : AIRLOCK_STATUS_NOT_FOUND;
@@ -298,7 +303,7 @@ airlock_status unregister_prompt(airlock_plugin_ctx* ctx, airlock_str name) noex
 
 airlock_status resource_updated(airlock_plugin_ctx* ctx, airlock_str uri) noexcept {
   return guard([&] {
-    if (!valid_utf8(view(uri))) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    if (!ctx || !valid_utf8(view(uri))) return AIRLOCK_STATUS_INVALID_ARGUMENT;
     std::shared_ptr<ContentCatalog> catalog;
     {
       std::lock_guard lock(ctx->content_mutex);

@@ -92,7 +92,7 @@ bool parse_schema_field(airlock_plugin_ctx* ctx, std::string_view tool, const ch
 
 airlock_status set_plugin_info(airlock_plugin_ctx* ctx, const airlock_plugin_info* raw) noexcept {
   return guard([&] {
-    if (!ctx->in_init) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    if (!ctx || !raw || !ctx->in_init) return AIRLOCK_STATUS_INVALID_ARGUMENT;
     if (ctx->has_info) return AIRLOCK_STATUS_ALREADY_SET;
     const auto info = read_sized(raw);
     if (!is_plugin_name(view(info.name))) {
@@ -120,12 +120,13 @@ airlock_status set_plugin_info(airlock_plugin_ctx* ctx, const airlock_plugin_inf
 }
 
 airlock_str get_config(airlock_plugin_ctx* ctx) noexcept {
-  if (!ctx->in_init || !ctx->has_info) return airlock_str{nullptr, 0};
+  if (!ctx || !ctx->in_init || !ctx->has_info) return airlock_str{nullptr, 0};
   return borrow(ctx->config_json);
 }
 
 airlock_status register_tool(airlock_plugin_ctx* ctx, const airlock_tool_def* raw) noexcept {
   return guard([&] {
+    if (!ctx || !raw) return AIRLOCK_STATUS_INVALID_ARGUMENT;
     if (!ctx->in_init || !ctx->has_info) {
       fail_registration(ctx, "register_tool called before set_plugin_info or after init");
       return AIRLOCK_STATUS_INVALID_ARGUMENT;
@@ -191,6 +192,7 @@ airlock_status register_tool(airlock_plugin_ctx* ctx, const airlock_tool_def* ra
 
 airlock_status register_sanitizer(airlock_plugin_ctx* ctx, const airlock_sanitizer_def* raw) noexcept {
   return guard([&] {
+    if (!ctx || !raw) return AIRLOCK_STATUS_INVALID_ARGUMENT;
     if (!ctx->in_init || !ctx->has_info) {
       fail_registration(ctx, "register_sanitizer called before set_plugin_info or after init");
       return AIRLOCK_STATUS_INVALID_ARGUMENT;
@@ -218,7 +220,7 @@ airlock_status register_sanitizer(airlock_plugin_ctx* ctx, const airlock_sanitiz
 
 void set_init_error(airlock_plugin_ctx* ctx, airlock_str message) noexcept {
   try {
-    ctx->init_error = view(message);
+    if (ctx) ctx->init_error = view(message);
   } catch (...) {
   }
 }
@@ -248,6 +250,7 @@ airlock_status parse_object(airlock_str text, boost::json::object& out) {
 
 airlock_status result_set_structured(airlock_call* call, airlock_str json) noexcept {
   return guard([&] {
+    if (!call) return AIRLOCK_STATUS_INVALID_ARGUMENT;
     if (call->output.structured) return AIRLOCK_STATUS_ALREADY_SET;
     boost::json::object obj;
     if (auto st = parse_object(json, obj); st != AIRLOCK_STATUS_OK) return st;
@@ -258,6 +261,7 @@ airlock_status result_set_structured(airlock_call* call, airlock_str json) noexc
 
 airlock_status result_add_text(airlock_call* call, airlock_str text) noexcept {
   return guard([&] {
+    if (!call) return AIRLOCK_STATUS_INVALID_ARGUMENT;
     call->output.content.push_back(boost::json::object{{"type", "text"}, {"text", view(text)}});
     return AIRLOCK_STATUS_OK;
   });
@@ -265,6 +269,7 @@ airlock_status result_add_text(airlock_call* call, airlock_str text) noexcept {
 
 airlock_status result_set_json(airlock_call* call, airlock_str json) noexcept {
   return guard([&] {
+    if (!call) return AIRLOCK_STATUS_INVALID_ARGUMENT;
     boost::json::object obj;
     if (auto st = parse_object(json, obj); st != AIRLOCK_STATUS_OK) return st;
     call->output.whole = std::move(obj);
@@ -274,6 +279,7 @@ airlock_status result_set_json(airlock_call* call, airlock_str json) noexcept {
 
 airlock_status result_set_error(airlock_call* call, airlock_str message) noexcept {
   return guard([&] {
+    if (!call) return AIRLOCK_STATUS_INVALID_ARGUMENT;
     call->output.error_message = std::string(view(message));
     return AIRLOCK_STATUS_OK;
   });
@@ -290,7 +296,7 @@ bool is_json_pointer(std::string_view p) {
 
 airlock_status result_add_untrusted_text(airlock_call* call, airlock_str source, airlock_str text) noexcept {
   return guard([&] {
-    if (!is_untrusted_source(view(source))) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    if (!call || !is_untrusted_source(view(source))) return AIRLOCK_STATUS_INVALID_ARGUMENT;
     call->output.content.push_back(boost::json::object{
         {"type", "text"},
         {"text", view(text)},
@@ -301,7 +307,8 @@ airlock_status result_add_untrusted_text(airlock_call* call, airlock_str source,
 
 airlock_status result_mark_untrusted(airlock_call* call, airlock_str pointer, airlock_str source) noexcept {
   return guard([&] {
-    if (!is_untrusted_source(view(source)) || !is_json_pointer(view(pointer))) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+    if (!call || !is_untrusted_source(view(source)) || !is_json_pointer(view(pointer)))
+      return AIRLOCK_STATUS_INVALID_ARGUMENT;
     call->output.untrusted_fields.push_back({std::string(view(pointer)), std::string(view(source))});
     return AIRLOCK_STATUS_OK;
   });
@@ -313,6 +320,7 @@ int32_t is_cancelled(const airlock_call* call) noexcept {
 
 airlock_status text_write(airlock_text_writer* out, airlock_str piece) noexcept {
   return guard([&] {
+    if (!out) return AIRLOCK_STATUS_INVALID_ARGUMENT;
     out->out->append(view(piece));
     out->written = true;
     return AIRLOCK_STATUS_OK;
@@ -321,6 +329,7 @@ airlock_status text_write(airlock_text_writer* out, airlock_str piece) noexcept 
 
 airlock_status result_write(airlock_result_writer* out, airlock_str json) noexcept {
   return guard([&] {
+    if (!out) return AIRLOCK_STATUS_INVALID_ARGUMENT;
     out->json.assign(view(json));
     out->written = true;
     return AIRLOCK_STATUS_OK;

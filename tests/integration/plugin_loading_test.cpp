@@ -138,6 +138,21 @@ TEST(PluginLoading, LoadsAPluginBuiltAgainstFrozenAbi10) {
   EXPECT_EQ("frozen abi 1.0", first_text(m)) << m.line << "\nstderr:\n" << client->stderr_text();
 }
 
+// airlock.h promises INVALID_ARGUMENT (or "{}", or nothing) for a NULL
+// handle or struct pointer to every host function; the fixture tries each,
+// in init and in a call, and names any that answered otherwise. In-process a
+// dereferenced NULL would take the whole server down, so the suite's two
+// modes also show both tables agree.
+TEST(PluginLoading, APluginThatPassesNullEverywhereIsRefusedCallByCallAndTheServerKeepsServing) {
+  TempConfig config(config_for({fixture_dir("null_handles"), kPluginDir}, "fail"));
+  std::unique_ptr<McpStdioClient> client = start_initialized(config);
+  const Message probe = client->call_tool("null-handles.probe", json::object{});
+  EXPECT_EQ("all refused", first_text(probe)) << probe.line << "\nstderr:\n" << client->stderr_text();
+  const Message echo = client->call_tool("example.echo", json::object{{"text", "still here"}});
+  EXPECT_EQ("still here", first_text(echo)) << echo.line;
+  EXPECT_EQ(0, client->finish(3s));
+}
+
 TEST(PluginLoading, ResolvesRelativeDirsAgainstTheConfigFile) {
   // Written relative to the config's directory; started from "/", so a
   // path resolved against the working directory would not find it.

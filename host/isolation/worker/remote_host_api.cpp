@@ -53,7 +53,8 @@ airlock_str kept_optional(WireReader& r, airlock_worker_keep& kept) {
 
 // --- init and the plugin -------------------------------------------------
 
-airlock_status set_plugin_info(airlock_plugin_ctx*, const airlock_plugin_info* raw) noexcept {
+airlock_status set_plugin_info(airlock_plugin_ctx* ctx, const airlock_plugin_info* raw) noexcept {
+  if (!ctx || !raw) return AIRLOCK_STATUS_INVALID_ARGUMENT;
   const auto info = read_sized(raw);
   WireWriter w;
   w.str(view(info.name)).str(view(info.version)).str(view(info.description));
@@ -67,7 +68,8 @@ airlock_status set_plugin_info(airlock_plugin_ctx*, const airlock_plugin_info* r
   return status;
 }
 
-airlock_str get_config(airlock_plugin_ctx*) noexcept {
+airlock_str get_config(airlock_plugin_ctx* ctx) noexcept {
+  if (!ctx) return airlock_str{nullptr, 0};
   static airlock_worker_keep kept;
   std::string rest;
   if (forward(0, Fn::get_config, WireWriter{}, &rest) != AIRLOCK_STATUS_OK) return airlock_str{nullptr, 0};
@@ -82,8 +84,8 @@ std::uint32_t add_hooks(std::deque<Hooks>& list, Hooks hooks) {
   return static_cast<std::uint32_t>(list.size() - 1);
 }
 
-airlock_status register_tool(airlock_plugin_ctx*, const airlock_tool_def* raw) noexcept {
-  if (!raw) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+airlock_status register_tool(airlock_plugin_ctx* ctx, const airlock_tool_def* raw) noexcept {
+  if (!ctx || !raw) return AIRLOCK_STATUS_INVALID_ARGUMENT;
   const auto def = read_sized(raw);
   WireWriter w;
   w.u32(add_hooks(g_plugin->tools, ToolHooks{def.tool_data, def.on_call}));
@@ -93,8 +95,8 @@ airlock_status register_tool(airlock_plugin_ctx*, const airlock_tool_def* raw) n
   return forward(0, Fn::register_tool, w);
 }
 
-airlock_status register_sanitizer(airlock_plugin_ctx*, const airlock_sanitizer_def* raw) noexcept {
-  if (!raw) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+airlock_status register_sanitizer(airlock_plugin_ctx* ctx, const airlock_sanitizer_def* raw) noexcept {
+  if (!ctx || !raw) return AIRLOCK_STATUS_INVALID_ARGUMENT;
   const auto def = read_sized(raw);
   WireWriter w;
   w.u32(add_hooks(g_plugin->sanitizers, SanitizerHooks{def.sanitizer_data, def.on_text, def.on_result}));
@@ -102,13 +104,15 @@ airlock_status register_sanitizer(airlock_plugin_ctx*, const airlock_sanitizer_d
   return forward(0, Fn::register_sanitizer, w);
 }
 
-void set_init_error(airlock_plugin_ctx*, airlock_str message) noexcept {
+void set_init_error(airlock_plugin_ctx* ctx, airlock_str message) noexcept {
+  if (!ctx) return;
   WireWriter w;
   w.str(view(message));
   forward(0, Fn::set_init_error, w);
 }
 
-void log(airlock_plugin_ctx*, airlock_log_level level, airlock_str message) noexcept {
+void log(airlock_plugin_ctx* ctx, airlock_log_level level, airlock_str message) noexcept {
+  if (!ctx) return;
   try {
     WireWriter w;
     w.i32(level).str(view(message));
@@ -242,6 +246,7 @@ airlock_status ask(std::uint64_t scope, Fn fn, airlock_worker_keep& kept, airloc
 
 airlock_status call_client_request(airlock_call* call, airlock_str method, airlock_str params_json,
                                    uint32_t timeout_ms, airlock_str* reply) noexcept {
+  if (reply) *reply = airlock_str{nullptr, 0};  // whatever happens next
   if (!call) return AIRLOCK_STATUS_INVALID_ARGUMENT;
   return ask(call->id, Fn::call_client_request, call->kept, airlock_str{nullptr, 0}, method, params_json, timeout_ms,
              reply);
@@ -267,8 +272,8 @@ airlock_str call_request_meta(const airlock_call* call) noexcept {
 
 // --- resources, prompts, completions (ABI 1.3) ------------------------------
 
-airlock_status register_resource(airlock_plugin_ctx*, const airlock_resource_def* raw) noexcept {
-  if (!raw) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+airlock_status register_resource(airlock_plugin_ctx* ctx, const airlock_resource_def* raw) noexcept {
+  if (!ctx || !raw) return AIRLOCK_STATUS_INVALID_ARGUMENT;
   const auto def = read_sized(raw);
   WireWriter w;
   w.u32(add_hooks(g_plugin->resources, ContentHooks{def.resource_data, def.on_read, nullptr, nullptr}));
@@ -277,8 +282,8 @@ airlock_status register_resource(airlock_plugin_ctx*, const airlock_resource_def
   return forward(0, Fn::register_resource, w);
 }
 
-airlock_status register_resource_template(airlock_plugin_ctx*, const airlock_resource_template_def* raw) noexcept {
-  if (!raw) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+airlock_status register_resource_template(airlock_plugin_ctx* ctx, const airlock_resource_template_def* raw) noexcept {
+  if (!ctx || !raw) return AIRLOCK_STATUS_INVALID_ARGUMENT;
   const auto def = read_sized(raw);
   WireWriter w;
   w.u32(add_hooks(g_plugin->templates, ContentHooks{def.template_data, def.on_read, nullptr, def.on_complete}));
@@ -287,8 +292,8 @@ airlock_status register_resource_template(airlock_plugin_ctx*, const airlock_res
   return forward(0, Fn::register_resource_template, w);
 }
 
-airlock_status register_prompt(airlock_plugin_ctx*, const airlock_prompt_def* raw) noexcept {
-  if (!raw) return AIRLOCK_STATUS_INVALID_ARGUMENT;
+airlock_status register_prompt(airlock_plugin_ctx* ctx, const airlock_prompt_def* raw) noexcept {
+  if (!ctx || !raw) return AIRLOCK_STATUS_INVALID_ARGUMENT;
   const auto def = read_sized(raw);
   WireWriter w;
   w.u32(add_hooks(g_plugin->prompts, ContentHooks{def.prompt_data, nullptr, def.on_get, def.on_complete}));
@@ -303,13 +308,16 @@ airlock_status plugin_string(Fn fn, airlock_str s) noexcept {
   return forward(0, fn, w);
 }
 
-airlock_status unregister_resource(airlock_plugin_ctx*, airlock_str uri) noexcept {
+airlock_status unregister_resource(airlock_plugin_ctx* ctx, airlock_str uri) noexcept {
+  if (!ctx) return AIRLOCK_STATUS_INVALID_ARGUMENT;
   return plugin_string(Fn::unregister_resource, uri);
 }
-airlock_status unregister_prompt(airlock_plugin_ctx*, airlock_str name) noexcept {
+airlock_status unregister_prompt(airlock_plugin_ctx* ctx, airlock_str name) noexcept {
+  if (!ctx) return AIRLOCK_STATUS_INVALID_ARGUMENT;
   return plugin_string(Fn::unregister_prompt, name);
 }
-airlock_status resource_updated(airlock_plugin_ctx*, airlock_str uri) noexcept {
+airlock_status resource_updated(airlock_plugin_ctx* ctx, airlock_str uri) noexcept {
+  if (!ctx) return AIRLOCK_STATUS_INVALID_ARGUMENT;
   return plugin_string(Fn::resource_updated, uri);
 }
 
@@ -420,23 +428,27 @@ airlock_status call_fetch(airlock_call* call, const airlock_fetch_request* raw,
 
 airlock_status call_input_request(airlock_call* call, airlock_str key, airlock_str method, airlock_str params_json,
                                   uint32_t timeout_ms, airlock_str* reply) noexcept {
+  if (reply) *reply = airlock_str{nullptr, 0};  // whatever happens next
   if (!call) return AIRLOCK_STATUS_INVALID_ARGUMENT;
   return ask(call->id, Fn::call_input_request, call->kept, key, method, params_json, timeout_ms, reply);
 }
 
 airlock_status prompt_input_request(airlock_prompt_writer* out, airlock_str key, airlock_str method,
                                     airlock_str params_json, uint32_t timeout_ms, airlock_str* reply) noexcept {
+  if (reply) *reply = airlock_str{nullptr, 0};  // whatever happens next
   if (!out) return AIRLOCK_STATUS_INVALID_ARGUMENT;
   return ask(out->id, Fn::prompt_input_request, out->kept, key, method, params_json, timeout_ms, reply);
 }
 
 airlock_status resource_input_request(airlock_resource_writer* out, airlock_str key, airlock_str method,
                                       airlock_str params_json, uint32_t timeout_ms, airlock_str* reply) noexcept {
+  if (reply) *reply = airlock_str{nullptr, 0};  // whatever happens next
   if (!out) return AIRLOCK_STATUS_INVALID_ARGUMENT;
   return ask(out->id, Fn::resource_input_request, out->kept, key, method, params_json, timeout_ms, reply);
 }
 
-airlock_status notify_list_changed(airlock_plugin_ctx*, uint32_t list) noexcept {
+airlock_status notify_list_changed(airlock_plugin_ctx* ctx, uint32_t list) noexcept {
+  if (!ctx) return AIRLOCK_STATUS_INVALID_ARGUMENT;
   WireWriter w;
   w.u32(list);
   return forward(0, Fn::notify_list_changed, w);
