@@ -32,7 +32,25 @@
  *
  * TEXT
  *   All text is UTF-8 as airlock_str {ptr, len}, never NUL-terminated.
- *   JSON crosses the boundary as text.
+ *   JSON crosses the boundary as text. {NULL, n} reads as the empty string,
+ *   whatever n is.
+ *
+ * HOW THE HOST'S FUNCTIONS ARE DESCRIBED
+ *   Each member of airlock_host_api says, in this order:
+ *     Caller   who calls it, when, and on which thread;
+ *     Copies   what the host copies before it returns, and how long what it
+ *              hands back stays valid;
+ *     NULL     what a NULL handle or pointer does;
+ *     Returns  every status it returns, and what each means.
+ *   A part shared by a group of functions is said once, at the group's head.
+ *   Two rules hold for every function and are not repeated:
+ *     - A NULL handle (ctx, call, writer) or struct pointer never reaches
+ *       memory: a function that returns a status returns INVALID_ARGUMENT
+ *       and does nothing else, one that returns nothing does nothing, and
+ *       one that returns text returns the empty value its entry names. In
+ *       a worker process and inside the server alike.
+ *     - A function that returns a status may also return INTERNAL when the
+ *       host itself failed (out of memory); nothing was done.
  *
  * GROWTH
  *   Every struct that may grow starts with `struct_size`, and only grows at
@@ -253,10 +271,11 @@ typedef int32_t airlock_client_log_level;
 typedef struct airlock_plugin_ctx airlock_plugin_ctx;
 
 /* One tool invocation. Valid only during the on_call it is passed to. The
- * result setters are not thread-safe: only on on_call's thread; is_cancelled
- * and the call_* functions of ABI 1.2 are, from any thread until on_call
- * returns. Using it after on_call returned is a plugin bug the host cannot
- * catch: the handle no longer exists. */
+ * result setters and call_start_task are not thread-safe: only on on_call's
+ * own thread. is_cancelled, the call_* functions of ABI 1.2 and call_fetch
+ * are: from any thread, as long as on_call has not returned (on_call waits
+ * for the threads it lent the handle to). Using it after on_call returned is
+ * a plugin bug the host cannot catch: the handle no longer exists. */
 typedef struct airlock_call airlock_call;
 
 /* Where a text sanitizer writes its output. Valid only during on_text. */
@@ -575,111 +594,183 @@ typedef struct airlock_host_api {
   uint32_t struct_size; /* sizeof(airlock_host_api) as the host compiled it */
   uint32_t abi_version; /* AIRLOCK_ABI_VERSION of the host */
 
-  /* --- Init: plugin calls these only inside airlock_plugin_init. --------- */
+  /* Every function below is described in the same four parts (see HOW THE
+   * HOST'S FUNCTIONS ARE DESCRIBED at the top of this file):
+   *   Caller   who calls it, when, and on which thread;
+   *   Copies   what the host copies before it returns, and how long what it
+   *            hands back stays valid;
+   *   NULL     what a NULL handle or pointer does;
+   *   Returns  every status it returns, and what each means. */
 
-  /* Names the plugin. Must be the first call of init. The host copies
-   * `info`. Returns AIRLOCK_STATUS_OK, INVALID_ARGUMENT for a bad name, or
-   * ALREADY_SET. The host keeps `on_destroy` (and so will call it) only when
-   * this returns AIRLOCK_STATUS_OK. */
+  /* --- Init (ABI 1.0) ----------------------------------------------------- */
+
+  /* Names the plugin.
+   * Caller   airlock_plugin_init, as its first call to the host, once; the
+   *          loading thread.
+   * Copies   every field of `info`; keeps plugin_data and on_destroy (and so
+   *          calls on_destroy later) only when it returns OK.
+   * NULL     ctx or info: INVALID_ARGUMENT; the plugin stays unnamed.
+   * Returns  OK; INVALID_ARGUMENT for a name that is not [a-z0-9._-]{1,64}
+   *          (the host refuses the plugin, naming the name) or a call
+   *          outside init; ALREADY_SET on a second call. */
   airlock_status (*set_plugin_info)(airlock_plugin_ctx* ctx, const airlock_plugin_info* info);
 
   /* The plugin's own config table, [plugin."<name>"] of the host's TOML, as
-   * a JSON object ("{}" when absent). OWNERSHIP: borrowed; valid until init
-   * returns. Empty before set_plugin_info. */
+   * a JSON object.
+   * Caller   airlock_plugin_init, after set_plugin_info; the loading thread.
+   * Copies   returns host memory, valid until airlock_plugin_init returns.
+   * NULL     ctx: {NULL, 0}.
+   * Returns  the table as JSON text, "{}" when the config has none; {NULL, 0}
+   *          before set_plugin_info or after init. */
   airlock_str (*get_config)(airlock_plugin_ctx* ctx);
 
-  /* Registers a tool. The host copies `def`. Returns AIRLOCK_STATUS_OK or
-   * INVALID_ARGUMENT (the host logs why and refuses the plugin). */
+  /* Registers a tool.
+   * Caller   airlock_plugin_init, after set_plugin_info; the loading thread.
+   * Copies   every field of `def`; parses its JSON fields and compiles its
+   *          schemas before it returns.
+   * NULL     ctx or def: INVALID_ARGUMENT, nothing registered.
+   * Returns  OK; INVALID_ARGUMENT for a bad name, a NULL on_call, a field
+   *          that is not the JSON it must be, a schema airlock cannot check,
+   *          or a call outside init: the host logs why and refuses the whole
+   *          plugin, whatever init then returns. */
   airlock_status (*register_tool)(airlock_plugin_ctx* ctx, const airlock_tool_def* def);
 
-  /* Registers a sanitizer. The host copies `def`. Returns as register_tool. */
+  /* Registers a sanitizer.
+   * Caller   airlock_plugin_init, after set_plugin_info; the loading thread.
+   * Copies   every field of `def`.
+   * NULL     ctx or def: INVALID_ARGUMENT, nothing registered.
+   * Returns  OK; INVALID_ARGUMENT for a name that is not
+   *          "<namespace>.<name>", not exactly one of on_text and on_result,
+   *          or a call outside init: as register_tool, the plugin is
+   *          refused. */
   airlock_status (*register_sanitizer)(airlock_plugin_ctx* ctx, const airlock_sanitizer_def* def);
 
   /* Explains why init is about to fail; the host prints it in the line that
-   * refuses the plugin. The host copies `message`. */
+   * refuses the plugin.
+   * Caller   airlock_plugin_init; the loading thread.
+   * Copies   `message`. A second call replaces the first.
+   * NULL     ctx: nothing happens.
+   * Returns  nothing. */
   void (*set_init_error)(airlock_plugin_ctx* ctx, airlock_str message);
 
-  /* --- Any time, any thread. -------------------------------------------- */
+  /* --- Any time (ABI 1.0) ------------------------------------------------- */
 
-  /* Logs to the operator's log under the plugin's name. Never blocks for
-   * long, never fails. The host copies `message`. Never log result data that
-   * a sanitizer may withhold. */
+  /* Logs to the operator's log under the plugin's name. Never log result
+   * data a sanitizer may withhold: the log does not pass the chain.
+   * Caller   any thread, from set_plugin_info until on_destroy returns
+   *          (before set_plugin_info there is no name to log under, and
+   *          nothing is logged).
+   * Copies   `message`. Never blocks for long.
+   * NULL     ctx: nothing happens.
+   * Returns  nothing; never fails. A level that is no AIRLOCK_LOG_* logs at
+   *          info. */
   void (*log)(airlock_plugin_ctx* ctx, airlock_log_level level, airlock_str message);
 
-  /* --- Calls: plugin calls these only inside on_call, on its thread. ---- */
+  /* --- A tool call's result (ABI 1.0) -------------------------------------
+   * Caller   on_call, on its own thread (the setters are not thread-safe).
+   * Copies   every argument, before returning.
+   * NULL     call: INVALID_ARGUMENT, nothing set.
+   * A result is parts (result_set_structured and result_add_text) or whole
+   * (result_set_json), never both: a call that sets both has its result
+   * withheld. result_set_error, or a TOOL_ERROR return, makes it an error
+   * result instead. Text that is not valid UTF-8 is taken here and withholds
+   * the result later, unless a sanitizer of the chain repairs it. */
 
-  /* Sets the payload: a JSON object that becomes structuredContent (and, by
-   * the host's mirroring, its text). Host copies. INVALID_ARGUMENT if not a
-   * JSON object; ALREADY_SET on a second call. */
+  /* Sets the payload, a JSON object: structuredContent, and (by the host's
+   * mirroring) its text in content.
+   * Returns  OK; INVALID_ARGUMENT when it is not a JSON object (or nests
+   *          deeper than 128); ALREADY_SET on a second call. */
   airlock_status (*result_set_structured)(airlock_call* call, airlock_str json_object);
 
-  /* Appends a text content block. Host copies. */
+  /* Appends a text content block.
+   * Returns  OK. */
   airlock_status (*result_add_text)(airlock_call* call, airlock_str text);
 
-  /* Sets the whole result as a CallToolResult JSON object (content,
-   * structuredContent, isError, _meta); replaces anything set before. Host
-   * copies. INVALID_ARGUMENT if it is not a JSON object. */
+  /* Sets the whole result, a CallToolResult JSON object (content,
+   * structuredContent, isError, _meta); a second call replaces the first.
+   * Returns  OK; INVALID_ARGUMENT when it is not a JSON object (or nests
+   *          deeper than 128). */
   airlock_status (*result_set_json)(airlock_call* call, airlock_str json_object);
 
   /* Makes the result an isError result whose text is `message`, meant for
-   * the model. Host copies. */
+   * the model; whatever else was set is dropped. A second call replaces the
+   * first.
+   * Returns  OK. */
   airlock_status (*result_set_error)(airlock_call* call, airlock_str message);
 
-  /* Returns 1 once the call is cancelled (client cancel, disconnect,
-   * deadline), else 0. Cheap; safe from any thread while the call runs. */
+  /* Whether the call was cancelled (client cancel, disconnect, deadline).
+   * Caller   any thread while on_call runs. Cheap: poll it.
+   * NULL     call: 0.
+   * Returns  1 once the call is cancelled, else 0. */
   int32_t (*is_cancelled)(const airlock_call* call);
 
-  /* --- Sanitizer output: only inside the hook that received the writer. */
+  /* --- Sanitizer output (ABI 1.0) -----------------------------------------
+   * Caller   only inside the hook that received the writer, on its thread.
+   * Copies   every argument, before returning.
+   * NULL     out: INVALID_ARGUMENT, nothing written. */
 
-  /* Appends a piece of a text sanitizer's output. Host copies. */
+  /* Appends a piece of a text sanitizer's output; the pieces of one on_text
+   * are its whole output.
+   * Returns  OK. */
   airlock_status (*text_write)(airlock_text_writer* out, airlock_str piece);
 
-  /* Sets a result sanitizer's output (a whole CallToolResult JSON object);
-   * a second call replaces the first. Host copies. */
+  /* Sets a result sanitizer's output, a whole CallToolResult JSON object; a
+   * second call replaces the first. What is not such an object fails the
+   * call closed after on_result returns.
+   * Returns  OK. */
   airlock_status (*result_write)(airlock_result_writer* out, airlock_str json_object);
 
-  /* --- Added in ABI 1.1: read only if struct_size covers the member. --- */
+  /* --- Added in ABI 1.1: read only if struct_size covers the member. ------
+   * See UNTRUSTED TEXT. Caller, Copies and NULL as for the result setters
+   * above. */
 
-  /* Appends a text content block holding text from a remote system, named by
-   * `source` (see UNTRUSTED TEXT). Only inside on_call, on its thread. Host
-   * copies both. INVALID_ARGUMENT for a bad source. */
+  /* Appends a text content block holding text from a remote system, named
+   * by `source`.
+   * Returns  OK; INVALID_ARGUMENT for a source that is not
+   *          [A-Za-z0-9._:@/-]{1,64}. */
   airlock_status (*result_add_untrusted_text)(airlock_call* call, airlock_str source, airlock_str text);
 
   /* Marks the string at `json_pointer` (RFC 6901, e.g. "/peer/name") inside
-   * the structured payload as text from `source`. Only inside on_call, on
-   * its thread; may come before or after result_set_structured. Host copies
-   * both. A pointer that does not name a string of the final payload fails
-   * the call closed. INVALID_ARGUMENT for a bad source or pointer syntax. */
+   * the structured payload as text from `source`; before or after
+   * result_set_structured. A pointer that names no string of the final
+   * payload withholds the result.
+   * Returns  OK; INVALID_ARGUMENT for a bad source or pointer syntax. */
   airlock_status (*result_mark_untrusted)(airlock_call* call, airlock_str json_pointer, airlock_str source);
 
-  /* --- Added in ABI 1.2: read only if struct_size covers the member. --- */
-  /* See TALKING TO THE CLIENT DURING A CALL. Plugin calls these only while
-   * on_call runs: on its thread, or on a thread of the plugin's that on_call
-   * joins before it returns; they are thread-safe. Once the call is
-   * cancelled (client cancel, disconnect, deadline) they send nothing and
-   * return AIRLOCK_STATUS_CANCELLED. A NULL `call` is INVALID_ARGUMENT. The
-   * host copies every airlock_str passed in before returning. */
+  /* --- Added in ABI 1.2: read only if struct_size covers the member. ------
+   * See TALKING TO THE CLIENT DURING A CALL. For all of them:
+   * Caller   while on_call runs, from any thread: on_call's own, or one of
+   *          the plugin's that on_call waits for before it returns. They are
+   *          thread-safe. After on_call returned the handle is gone.
+   * Copies   every argument, before returning; what they hand back is host
+   *          memory, valid until on_call returns.
+   * NULL     call: INVALID_ARGUMENT (or the empty value named below); a NULL
+   *          `reply` is INVALID_ARGUMENT.
+   * Once the call is cancelled (client cancel, disconnect, deadline) they
+   * send nothing and return CANCELLED. Without a client (a tool the
+   * contract harness calls) they send nothing either: progress and logs
+   * return OK, requests UNSUPPORTED. In a durable task progress and logs go
+   * nowhere, and a question waits for tasks/update (see call_start_task). */
 
   /* Reports progress: sends notifications/progress {progressToken, progress,
    * total?, message?} when the request asked for progress (it carried
-   * params._meta.progressToken, echoed as sent); otherwise sends nothing and
-   * still returns AIRLOCK_STATUS_OK, so a tool need not know. `total` <= 0
-   * or NaN is left out (unknown total), and so is an empty `message`. Never
-   * blocks for long.
-   * Returns OK; INVALID_ARGUMENT, with nothing sent, when `progress` is not
-   * finite, or not greater than the last progress of this call (progress
-   * strictly increases, whether or not the client asked for it), or
-   * `message` is not valid UTF-8; CANCELLED as above. */
+   * params._meta.progressToken, echoed as sent); otherwise sends nothing, so
+   * a tool need not know. `total` <= 0 or NaN is left out (unknown total),
+   * and so is an empty `message`. Never blocks for long.
+   * Returns  OK; INVALID_ARGUMENT, with nothing sent, when `progress` is not
+   *          finite, or not greater than the last progress of this call
+   *          (progress strictly increases, whether or not the client asked
+   *          for it), or `message` is not valid UTF-8; CANCELLED. */
   airlock_status (*call_progress)(airlock_call* call, double progress, double total, airlock_str message);
 
   /* Logs to the client (the operator's log is `log`): sends
    * notifications/message {level, logger?, data: message} when `level` is at
    * or above the level the client chose with logging/setLevel ("info" until
-   * it chooses one); below it, sends nothing and returns OK. An empty
-   * `logger` is left out. Never blocks for long.
-   * Returns OK; INVALID_ARGUMENT, with nothing sent, for a level that is no
-   * AIRLOCK_CLIENT_LOG_*, or a logger or message that is not valid UTF-8;
-   * CANCELLED as above. */
+   * it chooses one); below it, sends nothing. An empty `logger` is left out.
+   * Never blocks for long.
+   * Returns  OK; INVALID_ARGUMENT, with nothing sent, for a level that is no
+   *          AIRLOCK_CLIENT_LOG_*, or a logger or message that is not valid
+   *          UTF-8; CANCELLED. */
   airlock_status (*call_log)(airlock_call* call, airlock_client_log_level level, airlock_str logger,
                              airlock_str message);
 
@@ -687,195 +778,245 @@ typedef struct airlock_host_api {
    * object; empty means {}) and BLOCKS the calling thread until the client
    * answers, `timeout_ms` passes (0: the host's default, 60 s) or the call is
    * cancelled. The host picks the request id. The methods, and the client
-   * capability each needs (declared at initialize, see
-   * call_client_capabilities):
+   * capability each needs (see call_client_capabilities):
    *   "sampling/createMessage"  sampling
    *   "elicitation/create"      elicitation
    *   "roots/list"              roots
    * A tool that waits on the client should have AIRLOCK_TOOL_CANCELLABLE and,
    * if it has a timeout_ms in the host's config, one longer than the wait: the
-   * tool's deadline cancels the wait.
-   * OWNERSHIP of *reply: host memory, valid until on_call returns (each
-   * request gets its own). {NULL, 0} unless said otherwise below.
-   * Returns
-   *   OK                *reply = the client's result object, as JSON;
-   *   TOOL_ERROR        the client answered with a JSON-RPC error (a user who
-   *                     declined, params the client refused): *reply = the
-   *                     error object {code, message, data?}, as JSON;
-   *   UNSUPPORTED       another method, or the client lacks the capability;
-   *                     nothing was sent;
-   *   TIMEOUT           no answer in time; the host sends the client
-   *                     notifications/cancelled for it and drops a late answer;
-   *   CANCELLED         the call was cancelled, or the client went away,
-   *                     before or while it waited;
-   *   INVALID_ARGUMENT  `reply` is NULL, or params_json is not a JSON object;
-   *                     nothing was sent. */
+   * tool's deadline cancels the wait. In a 2026-07-28 request this is
+   * call_input_request with the key "input-<n>" (see TWO PROTOCOL ERAS).
+   * Copies   *reply is host memory, valid until on_call returns (each request
+   *          gets its own); set to {NULL, 0} first, whatever happens, and
+   *          left so unless said below.
+   * Returns  OK                *reply = the client's result object, as JSON;
+   *          TOOL_ERROR        the client answered with a JSON-RPC error (a
+   *                            user who declined, params the client
+   *                            refused): *reply = the error object {code,
+   *                            message, data?}, as JSON;
+   *          UNSUPPORTED       another method, the client lacks the
+   *                            capability, or there is no client; nothing
+   *                            was sent;
+   *          TIMEOUT           no answer in time; the host sends the client
+   *                            notifications/cancelled for it and drops a
+   *                            late answer;
+   *          CANCELLED         the call was cancelled, or the client went
+   *                            away, before or while it waited;
+   *          INVALID_ARGUMENT  `reply` is NULL, or params_json is not a JSON
+   *                            object; nothing was sent. */
   airlock_status (*call_client_request)(airlock_call* call, airlock_str method, airlock_str params_json,
                                         uint32_t timeout_ms, airlock_str* reply);
 
-  /* The capabilities object the client declared at initialize, as JSON ("{}"
-   * when it declared none). OWNERSHIP: host memory, valid until on_call
-   * returns. Never fails; a NULL call gives "{}". */
+  /* What the client declared it can do, as a JSON ClientCapabilities
+   * object: at initialize in a session; in the request's own _meta in a
+   * 2026-07-28 request; in a durable task, those of the request that
+   * started it.
+   * NULL     call: "{}".
+   * Returns  the object as JSON text; "{}" when the client declared none or
+   *          there is no client. Never fails. */
   airlock_str (*call_client_capabilities)(const airlock_call* call);
 
   /* Asks the transport to end the response stream this call's messages
    * travel on now, before the result exists. Over Streamable HTTP the client
    * then resumes with GET and Last-Event-ID and still receives every later
    * message and the result (SSE polling, SEP-1699). Not a cancellation: the
-   * tool goes on and its result is delivered. Does nothing over stdio, or
-   * for a NULL call. */
+   * tool goes on and its result is delivered.
+   * NULL     call: nothing happens.
+   * Returns  nothing. Does nothing over stdio or without a client. */
   void (*call_end_stream)(airlock_call* call);
 
-  /* The request's params._meta as a JSON object ("{}" when absent), e.g.
-   * {"progressToken":7}. OWNERSHIP: host memory, valid until on_call
-   * returns. Never fails; a NULL call gives "{}". */
+  /* The request's params._meta as a JSON object, e.g. {"progressToken":7}.
+   * NULL     call: "{}".
+   * Returns  the object as JSON text; "{}" when the request carried none.
+   *          Never fails. */
   airlock_str (*call_request_meta)(const airlock_call* call);
 
-  /* --- Added in ABI 1.3: read only if struct_size covers the member. --- */
-  /* See RESOURCES, PROMPTS AND COMPLETIONS. */
+  /* --- Added in ABI 1.3: read only if struct_size covers the member. ------
+   * See RESOURCES, PROMPTS AND COMPLETIONS. */
 
-  /* Registers a resource, a resource template or a prompt. During init, as
-   * register_tool: the host copies `def`, and INVALID_ARGUMENT (a bad field,
-   * a URI or name another registration of this plugin has) refuses the
-   * plugin; a clash with another plugin refuses it when the registry adds
-   * it. After init (from any thread, until on_destroy begins): the host
-   * copies `def` and serves it at once, telling clients the list changed;
-   * INVALID_ARGUMENT (a bad field, or a URI, template or name that any
-   * plugin already serves) refuses only this registration, and the host
-   * logs why. Never blocks for long. */
+  /* Registers a resource, a resource template or a prompt.
+   * Caller   airlock_plugin_init after set_plugin_info, on the loading
+   *          thread; or later, from any thread, until on_destroy begins.
+   *          Never blocks for long.
+   * Copies   every field of `def`.
+   * NULL     ctx or def: INVALID_ARGUMENT, nothing registered.
+   * Returns  OK: during init it is served once the plugin loads; after init
+   *          it is served at once and clients are told the list changed.
+   *          INVALID_ARGUMENT for a bad field, a call before
+   *          set_plugin_info, a URI, template or name this plugin
+   *          registered already, or (after init) one any plugin
+   *          serves: during init the host refuses the plugin (a clash with
+   *          another plugin refuses it when the registry adds it); after
+   *          init only this registration is refused, and the host logs
+   *          why. */
   airlock_status (*register_resource)(airlock_plugin_ctx* ctx, const airlock_resource_def* def);
   airlock_status (*register_resource_template)(airlock_plugin_ctx* ctx, const airlock_resource_template_def* def);
   airlock_status (*register_prompt)(airlock_plugin_ctx* ctx, const airlock_prompt_def* def);
 
-  /* Stops serving the plugin's own resource with this exact `uri` (or the
-   * template with this exact template text), or its prompt `name`; clients
+  /* Stops serving the plugin's own resource with exactly this `uri` (or the
+   * template with exactly this template text), or its prompt `name`; clients
    * are told the list changed. Reads and gets already running finish.
-   * After set_plugin_info, any thread. Host copies the argument. Returns OK,
-   * or NOT_FOUND when this plugin serves no such thing. */
+   * Caller   any thread, after set_plugin_info, until on_destroy begins.
+   * Copies   the argument.
+   * NULL     ctx: INVALID_ARGUMENT.
+   * Returns  OK; NOT_FOUND when this plugin serves no such thing. */
   airlock_status (*unregister_resource)(airlock_plugin_ctx* ctx, airlock_str uri);
   airlock_status (*unregister_prompt)(airlock_plugin_ctx* ctx, airlock_str name);
 
   /* The content at `uri` changed: every session that subscribed to exactly
    * this URI (resources/subscribe) gets notifications/resources/updated
-   * {uri}. Any thread, any time after init returned OK (before: nothing is
-   * sent); never blocks for long. Host copies `uri`. Returns OK (also when
-   * nobody subscribed), or INVALID_ARGUMENT for a URI that is not UTF-8. */
+   * {uri}.
+   * Caller   any thread, once init returned OK (before, nothing is sent).
+   *          Never blocks for long.
+   * Copies   `uri`.
+   * NULL     ctx: INVALID_ARGUMENT.
+   * Returns  OK, also when nobody subscribed; INVALID_ARGUMENT for a URI
+   *          that is not valid UTF-8. */
   airlock_status (*resource_updated)(airlock_plugin_ctx* ctx, airlock_str uri);
+
+  /* --- What a read, a get or a completion writes (ABI 1.3) ----------------
+   * Caller   only inside the hook that received the writer (on_read, on_get,
+   *          on_complete), on its thread.
+   * Copies   every argument, before returning.
+   * NULL     out: INVALID_ARGUMENT, nothing written; `bytes` may be NULL
+   *          only with len 0. */
 
   /* Appends one text content to a read: {uri, mimeType?, text}. An empty
    * `uri` means the URI read; an empty `mime_type` means the resource's (or
-   * template's) own, or none. Only inside on_read, on its thread. Host
-   * copies. INVALID_ARGUMENT when any argument is not valid UTF-8. */
+   * template's) own, or none.
+   * Returns  OK; INVALID_ARGUMENT when an argument is not valid UTF-8. */
   airlock_status (*resource_add_text)(airlock_resource_writer* out, airlock_str uri, airlock_str mime_type,
                                       airlock_str text);
 
   /* Appends one binary content to a read: {uri, mimeType?, blob}, the host
-   * base64-encoding the `len` bytes at `bytes` (NULL only with len 0).
-   * `uri` and `mime_type` as for resource_add_text. Only inside on_read, on
-   * its thread. Host copies. */
+   * base64-encoding the `len` bytes at `bytes`. `uri` and `mime_type` as for
+   * resource_add_text.
+   * Returns  OK; INVALID_ARGUMENT for NULL bytes with a length, or a uri or
+   *          mime_type that is not valid UTF-8. */
   airlock_status (*resource_add_blob)(airlock_resource_writer* out, airlock_str uri, airlock_str mime_type,
                                       const void* bytes, size_t len);
 
   /* Sets the description of this get's result (GetPromptResult.description);
-   * a second call replaces the first. Only inside on_get, on its thread.
-   * Host copies. INVALID_ARGUMENT when not valid UTF-8. */
+   * a second call replaces the first.
+   * Returns  OK; INVALID_ARGUMENT when not valid UTF-8. */
   airlock_status (*prompt_set_description)(airlock_prompt_writer* out, airlock_str description);
 
   /* Appends a message with text content. `role` is "user" or "assistant".
-   * Only inside on_get, on its thread. Host copies. INVALID_ARGUMENT for
-   * another role or text that is not valid UTF-8. */
+   * Returns  OK; INVALID_ARGUMENT for another role, or text that is not
+   *          valid UTF-8. */
   airlock_status (*prompt_add_text)(airlock_prompt_writer* out, airlock_str role, airlock_str text);
 
   /* Appends a message with image content: the host base64-encodes the `len`
-   * bytes at `bytes`; `mime_type` (required) e.g. "image/png". Only inside
-   * on_get, on its thread. Host copies. */
+   * bytes at `bytes`; `mime_type` (required) e.g. "image/png".
+   * Returns  OK; INVALID_ARGUMENT for a bad role, an empty or non-UTF-8
+   *          mime_type, or NULL bytes with a length. */
   airlock_status (*prompt_add_image)(airlock_prompt_writer* out, airlock_str role, airlock_str mime_type,
                                      const void* bytes, size_t len);
 
   /* Appends a message embedding a text resource: content {type: "resource",
-   * resource: {uri, mimeType?, text}}. Only inside on_get, on its thread.
-   * Host copies. INVALID_ARGUMENT for a bad role, an empty uri or text that
-   * is not valid UTF-8. */
+   * resource: {uri, mimeType?, text}}.
+   * Returns  OK; INVALID_ARGUMENT for a bad role, an empty uri, or text that
+   *          is not valid UTF-8. */
   airlock_status (*prompt_add_resource)(airlock_prompt_writer* out, airlock_str role, airlock_str uri,
                                         airlock_str mime_type, airlock_str text);
 
   /* Appends any PromptMessage, as JSON: {"role": "user"|"assistant",
    * "content": a text, image, audio, resource or resource_link block}, image
-   * and audio data and blobs in base64. Only inside on_get, on its thread.
-   * Host copies. INVALID_ARGUMENT when it is not such a message. */
+   * and audio data and blobs in base64.
+   * Returns  OK; INVALID_ARGUMENT when it is not such a message. */
   airlock_status (*prompt_add_message)(airlock_prompt_writer* out, airlock_str message_json);
 
-  /* Appends one completion candidate; the client sees the first 100. Only
-   * inside on_complete, on its thread. Host copies. INVALID_ARGUMENT when
-   * not valid UTF-8. */
+  /* Appends one completion candidate; the client sees the first 100.
+   * Returns  OK; INVALID_ARGUMENT when not valid UTF-8. */
   airlock_status (*completion_add)(airlock_completion_writer* out, airlock_str value);
 
   /* How many candidates exist in all, when more than were added (the client
-   * is told there are more). Only inside on_complete, on its thread. */
+   * is told there are more).
+   * Returns  OK. */
   airlock_status (*completion_set_total)(airlock_completion_writer* out, uint64_t total);
 
-  /* --- Added in ABI 1.4: read only if struct_size covers the member. --- */
-  /* See EGRESS. */
+  /* --- Added in ABI 1.4: read only if struct_size covers the member. ------
+   * See EGRESS. */
 
   /* Performs an HTTP(S) request for the calling tool, as that tool: its own
    * egress set decides every destination. BLOCKS the calling thread until
-   * the response is in, the timeout passes or the call is cancelled. Only
-   * while on_call runs, on its thread or one on_call joins; thread-safe.
-   * `response->struct_size` must be set by the plugin. Response headers
-   * other than Content-Type are not returned; Set-Cookie is never kept.
-   * Returns
-   *   OK                an HTTP response arrived (any status, 4xx and 5xx
-   *                     included); truncated says whether the body was cut;
-   *   DENIED            a destination (the URL, a redirect hop, or every
-   *                     address its name resolved to) is outside the tool's
-   *                     set, or the URL or a redirect's Location is one the
-   *                     host refuses to read: not an absolute http(s) URL,
-   *                     or spelled so that two readers could take it two
-   *                     ways (userinfo, a backslash, a percent-encoded host,
-   *                     IPv4 in any form but the dotted quad, another
-   *                     scheme such as file:); nothing was sent there. Like
-   *                     every refusal it is listed in "airlock/egress", its
-   *                     "rule" then naming what the URL broke ("url:
-   *                     userinfo not allowed", "redirect: scheme file not
-   *                     allowed"), "host" empty and "port" 0;
-   *   NETWORK_ERROR     no response: the name did not resolve, no connection,
-   *                     TLS failed, too many redirects, a malformed response;
-   *   TIMEOUT           timeout_ms (or the host's default) passed;
-   *   CANCELLED         the call was cancelled before or while it waited;
-   *   INVALID_ARGUMENT  a NULL argument, a bad method or header, a header
-   *                     the host sets itself (Host, Content-Length,
-   *                     Transfer-Encoding, Connection); nothing was sent.
-   *                     (Before this host, a URL the host could not read
-   *                     was INVALID_ARGUMENT too; treat both alike.)
-   * On any status but OK, `response->error` says why (unless `call` or
-   * `response` was NULL, when nothing is written). */
+   * the response is in, the timeout passes or the call is cancelled.
+   * Response headers other than Content-Type are not returned; Set-Cookie is
+   * never kept.
+   * Caller   while on_call runs, from any thread, as the ABI 1.2 calls;
+   *          thread-safe.
+   * Copies   `request` and everything it points to; what it writes into
+   *          `response` is host memory, valid until on_call returns.
+   *          `response->struct_size` must be set by the plugin; the host
+   *          writes only the members it covers.
+   * NULL     call, request or response: INVALID_ARGUMENT, nothing sent and
+   *          nothing written.
+   * Returns  OK                an HTTP response arrived (any status, 4xx and
+   *                            5xx included); truncated says whether the
+   *                            body was cut;
+   *          DENIED            a destination (the URL, a redirect hop, or
+   *                            every address its name resolved to) is
+   *                            outside the tool's set, or the URL or a
+   *                            redirect's Location is one the host refuses
+   *                            to read: not an absolute http(s) URL, or
+   *                            spelled so that two readers could take it two
+   *                            ways (userinfo, a backslash, a percent-encoded
+   *                            host, IPv4 in any form but the dotted quad,
+   *                            another scheme such as file:); nothing was
+   *                            sent there. Like every refusal it is listed
+   *                            in "airlock/egress", its "rule" then naming
+   *                            what the URL broke ("url: userinfo not
+   *                            allowed", "redirect: scheme file not
+   *                            allowed"), "host" empty and "port" 0;
+   *          NETWORK_ERROR     no response: the name did not resolve, no
+   *                            connection, TLS failed, too many redirects, a
+   *                            malformed response;
+   *          TIMEOUT           timeout_ms (or the host's default) passed;
+   *          CANCELLED         the call was cancelled before or while it
+   *                            waited;
+   *          INVALID_ARGUMENT  a bad method or header, a header the host sets
+   *                            itself (Host, Content-Length,
+   *                            Transfer-Encoding, Connection), NULL headers
+   *                            with a count; nothing was sent. (Before this
+   *                            host, a URL the host could not read was
+   *                            INVALID_ARGUMENT too; treat both alike.)
+   *          On any status but OK, `response->error` says why. */
   airlock_status (*call_fetch)(airlock_call* call, const airlock_fetch_request* request,
                                airlock_fetch_response* response);
 
-  /* --- Added in ABI 1.5: read only if struct_size covers the member. --- */
-  /* See TWO PROTOCOL ERAS, ONE API. */
+  /* --- Added in ABI 1.5: read only if struct_size covers the member. ------
+   * See TWO PROTOCOL ERAS, ONE API. */
 
   /* Asks the client a question named `key` ([A-Za-z0-9_.-]{1,64}): the
    * methods, capabilities, timeout and *reply of call_client_request, which
    * this is with a key. In a session BLOCKS as call_client_request does (the
-   * key is not sent). In a 2026-07-28 request never blocks: OK with the
-   * client's answer when it gave one, INPUT_REQUIRED when not (the question
-   * is recorded; see TWO PROTOCOL ERAS), INVALID_ARGUMENT for a bad key or
-   * params, or for an answer whose shape does not fit the method (the client
-   * then gets -32602 naming the key), UNSUPPORTED when the request did not
-   * declare the capability (elicitation with "mode":"url" needs
-   * elicitation.url; sampling with "tools" needs sampling.tools). Only while
-   * on_call runs; thread-safe, like call_client_request. */
+   * key is not sent). In a 2026-07-28 request never blocks.
+   * Caller, Copies and NULL as call_client_request.
+   * Returns  in a session, as call_client_request. In a 2026-07-28 request:
+   *          OK with the client's answer when it gave one; INPUT_REQUIRED
+   *          when not (the question is recorded; see TWO PROTOCOL ERAS);
+   *          UNSUPPORTED when the request did not declare the capability
+   *          (elicitation with "mode":"url" needs elicitation.url; sampling
+   *          with "tools" needs sampling.tools). In both: INVALID_ARGUMENT
+   *          for a bad key or params, or for an answer whose shape does not
+   *          fit the method (the client then gets -32602 naming the key). */
   airlock_status (*call_input_request)(airlock_call* call, airlock_str key, airlock_str method,
                                        airlock_str params_json, uint32_t timeout_ms, airlock_str* reply);
 
-  /* call_input_request for a prompt get: only inside on_get, on its thread.
-   * *reply is valid until on_get returns. */
+  /* call_input_request for a prompt get.
+   * Caller   only inside on_get, on its thread.
+   * Copies   as call_input_request, but *reply is valid until on_get returns.
+   * NULL     out or reply: INVALID_ARGUMENT.
+   * Returns  as call_input_request. */
   airlock_status (*prompt_input_request)(airlock_prompt_writer* out, airlock_str key, airlock_str method,
                                          airlock_str params_json, uint32_t timeout_ms, airlock_str* reply);
 
-  /* call_input_request for a resource read: only inside on_read, on its
-   * thread. *reply is valid until on_read returns. */
+  /* call_input_request for a resource read.
+   * Caller   only inside on_read, on its thread.
+   * Copies   as call_input_request, but *reply is valid until on_read
+   *          returns.
+   * NULL     out or reply: INVALID_ARGUMENT.
+   * Returns  as call_input_request. */
   airlock_status (*resource_input_request)(airlock_resource_writer* out, airlock_str key, airlock_str method,
                                            airlock_str params_json, uint32_t timeout_ms, airlock_str* reply);
 
@@ -883,26 +1024,31 @@ typedef struct airlock_host_api {
    * notifications/<list>/list_changed, 2026-07-28 clients on every open
    * subscriptions/listen stream that asked for it. The host does not change
    * the list; a plugin uses this when what its entries say or do changed.
-   * Any thread, any time after init returned OK; never blocks for long.
-   * Returns OK, or INVALID_ARGUMENT for another value of `list`. */
+   * Caller   any thread, once init returned OK (before, nobody listens).
+   *          Never blocks for long.
+   * NULL     ctx: INVALID_ARGUMENT.
+   * Returns  OK; INVALID_ARGUMENT for another value of `list`. */
   airlock_status (*notify_list_changed)(airlock_plugin_ctx* ctx, uint32_t list);
 
   /* Asks to finish this call as a durable task (a tool with
    * AIRLOCK_TOOL_TASK_OPTIONAL or _REQUIRED): the client gets a task id at
    * once and reads the result later, from any server sharing the task
-   * store; every read passes the reader's sanitizer chain. Returns
-   *   OK            the call already runs as a task: go on;
-   *   TASK_STARTED  the task was created and the client told; return now
-   *                 (with any status): the host runs on_call again, from the
-   *                 start, as the task, with the answers the client gave so
-   *                 far (so ask your questions before starting the task);
-   *   UNSUPPORTED   this request cannot become a task (the client did not
-   *                 declare the tasks extension, the tool is not marked, or
-   *                 the host has no task store): go on synchronously.
-   * In a task, progress and logs go nowhere, and a question (call_input_
-   * request) puts the task in input_required until the client answers it
-   * with tasks/update; the hook then runs again from the start. Only while
-   * on_call runs, on its thread. */
+   * store; every read passes the reader's sanitizer chain. In a task,
+   * progress and logs go nowhere, and a question (call_input_request) puts
+   * the task in input_required until the client answers it with
+   * tasks/update; the hook then runs again from the start.
+   * Caller   on_call, on its own thread.
+   * NULL     call: INVALID_ARGUMENT.
+   * Returns  OK            the call already runs as a task: go on;
+   *          TASK_STARTED  the task was created and the client told; return
+   *                        now (with any status): the host runs on_call
+   *                        again, from the start, as the task, with the
+   *                        answers the client gave so far (so ask your
+   *                        questions before starting the task);
+   *          UNSUPPORTED   this request cannot become a task (the client did
+   *                        not declare the tasks extension, the tool is not
+   *                        marked, or the host has no task store): go on
+   *                        synchronously. */
   airlock_status (*call_start_task)(airlock_call* call);
 
   /* Added in ABI 1.6 and later: below this line. */
