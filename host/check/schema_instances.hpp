@@ -6,7 +6,7 @@
 #pragma once
 
 #include "check/corpus.hpp"
-#include "pipeline/schema_validator.hpp"
+#include "schema/schema_validator.hpp"
 
 #include <boost/json/object.hpp>
 

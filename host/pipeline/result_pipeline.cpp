@@ -22,7 +22,7 @@
 #include "pipeline/result_pipeline.hpp"
 
 #include "metrics/metrics.hpp"
-#include "pipeline/schema_validator.hpp"
+#include "schema/schema_validator.hpp"
 #include "pipeline/tool_result_shape.hpp"
 #include "plugins/host_api.hpp"
 #include "util/json_text.hpp"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "egress/fetcher.hpp"
-#include "pipeline/schema_validator.hpp"
+#include "schema/schema_validator.hpp"
 #include "plugins/tool_headers.hpp"
 
 #include <airlock/airlock.h>

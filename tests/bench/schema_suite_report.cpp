@@ -10,7 +10,7 @@
 #pragma GCC diagnostic ignored "-Wrestrict"
 #endif
 
-#include "pipeline/schema_validator.hpp"
+#include "schema/schema_validator.hpp"
 
 #define VALIJSON_USE_EXCEPTIONS 1
 

@@ -1,11 +1,11 @@
-// schema_fuzz — host/pipeline/schema_validator: the input is "<schema JSON>\n
+// schema_fuzz — host/schema/schema_validator: the input is "<schema JSON>\n
 // <instance JSON>" (a schema alone is validated against a few fixed
 // instances). Asserts that compile never throws or crashes on any object
 // (a schema is plugin text), that validate answers in time on any instance
 // (patterns run on RE2; $ref cycles must end: libFuzzer's -timeout and ASan's
 // stack checks), and that it answers the same twice, with a failure that
 // describes itself.
-#include "pipeline/schema_validator.hpp"
+#include "schema/schema_validator.hpp"
 
 #include <boost/json/parse.hpp>
 

@@ -9,7 +9,7 @@
 // Skipped: refRemote.json (airlock never fetches schemas, so each group would
 // be refused for the same reason) and optional/format/ (format is an
 // annotation in airlock). The other optional/ files run, in their own rows.
-#include "pipeline/schema_validator.hpp"
+#include "schema/schema_validator.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>

@@ -1,7 +1,7 @@
 // Tests for SchemaValidator: what compile() refuses and why, what validate()
 // accepts, where a failure points, that no failure text carries instance
 // text, and that one compiled validator serves many threads.
-#include "pipeline/schema_validator.hpp"
+#include "schema/schema_validator.hpp"
 
 #include <boost/json/parse.hpp>
 #include <gmock/gmock.h>

@@ -1,8 +1,8 @@
-// This file compiles a tool's JSON Schema once and validates instances
-// against it. valijson 1.0 checks the simple keywords; the structure around
-// them, regular expressions and multipleOf are ours, for the reasons below.
+// Compiling a tool's JSON Schema, once, when its plugin registers.
+// valijson 1.0 checks the simple keywords; the structure around them,
+// regular expressions and multipleOf are ours (schema_walker.cpp says why).
 //
-// compile() walks the schema and builds a graph of Nodes, one per schema
+// compile_graph() walks the schema and builds a graph of Nodes, one per schema
 // location. Each Node holds Checks: one keyword, or a group of keywords that
 // only mean something together (properties + patternProperties +
 // additionalProperties; prefixItems/items/additionalItems; if/then/else).
@@ -41,73 +41,21 @@
 // checked. $ref beside other keywords applies both, as in 2019-09 and later;
 // only a schema that declares draft-07 gets draft-07's "$ref hides its
 // siblings".
-//
-// validate() walks the graph with the instance. At each Node, valijson checks
-// the simple keywords together (one compiled bundle); only when the bundle
-// fails does the walk ask each keyword alone, to name it. The walk recurses
-// through applicators itself because valijson cannot be used whole:
-//   - its patternProperties builds a std::regex on every call, and std::regex
-//     recurses once per input character: a long enough argument string
-//     overflows the stack and kills the host, and nested quantifiers take
-//     exponential time. Patterns here run on RE2, which is linear-time and
-//     bounded, after translating ECMA-262's \s, \S, ".", \uXXXX and \cX;
-//   - its multipleOf truncates 10.5 to 10 before an integer divisor and
-//     checks numeric strings; its error text quotes instance values, and its
-//     results name neither the keyword nor where it sits in the schema.
-// json_schema_suite_test runs the official test suite through all of it.
-//
-// Instance paths name a property only when the schema declares that name;
-// any other name is client text (and a client can put a secret in a key), so
-// it is rendered "<additional property>" or "<pattern property>".
-//
-// Threads: the graph, valijson's compiled schemas and RE2 objects are only
-// read after compile(); each validate() keeps its state on its own stack.
+#include "schema/schema_compiler.hpp"
 
-// GCC 12 misreports std::regex, which valijson's visitor instantiates, at -O2
-// with sanitizers (-Wmaybe-uninitialized, GCC PR 105562) and std::string in
-// its JSON-pointer code at -O3 (-Wrestrict, PR 105329). Neither is in this
-// code; set before every include, since the warnings point into std headers.
-// Clang has neither warning and would report the pragmas as unknown.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wrestrict"
-#endif
+#include "schema/ecma_regex.hpp"
+#include "schema/schema_graph.hpp"
 
-#include "pipeline/schema_validator.hpp"
-
-#include "pipeline/ecma_regex.hpp"
-
-// Before any valijson header: otherwise valijson calls abort() on a bad schema.
-#define VALIJSON_USE_EXCEPTIONS 1
-#include <valijson/adapters/boost_json_adapter.hpp>
-#include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
-#include <valijson/validation_visitor.hpp>
 
 #include <fmt/format.h>
-#include <re2/re2.h>
 
 #include <algorithm>
-#include <cmath>
-#include <cstdint>
-#include <deque>
-#include <functional>
-#include <limits>
 #include <map>
-#include <regex>
-#include <set>
-#include <string_view>
-#include <unordered_map>
 #include <utility>
-#include <vector>
 
-namespace airlock::host {
-
-namespace json = boost::json;
-
+namespace airlock::host::schema {
 namespace {
-
-using Adapter = valijson::adapters::BoostJsonAdapter;
 
 // Deep enough for any real tool schema; shallow enough that the recursive
 // walks cannot exhaust the stack.
@@ -115,71 +63,7 @@ constexpr int kMaxDepth = 128;
 
 enum class Dialect { unspecified, draft7, draft2019, draft2020 };
 
-struct Node;
-
-enum class CheckKind {
-  leaf,            // a keyword valijson checks (type, enum, minimum, required, ...)
-  pattern,         // RE2
-  multiple_of,
-  members,         // properties + patternProperties + additionalProperties
-  items,           // prefixItems/items/additionalItems
-  contains,
-  property_names,
-  all_of,
-  any_of,
-  one_of,
-  negation,        // not
-  conditional,     // if/then/else
-  dependencies,    // dependencies, dependentRequired or dependentSchemas
-  ref,
-};
-
-// One entry of properties, patternProperties, dependencies,
-// dependentRequired or dependentSchemas.
-struct Member {
-  std::string name;                       // property name or pattern, as the schema writes it
-  std::string escaped;                    // properties: the name as a JSON-pointer token
-  std::string path;                       // JSON pointer to the entry
-  const Node* schema = nullptr;           // null when the entry is a list of names
-  std::vector<std::string> names;         // that list (dependency on other properties)
-  std::shared_ptr<const re2::RE2> regex;  // patternProperties only
-};
-
-struct Check {
-  CheckKind kind = CheckKind::leaf;
-  std::string keyword;  // as written; a group's first keyword
-  std::string path;     // JSON pointer to the keyword
-
-  // leaf: the keyword's value as valijson gets it, and {keyword: value} compiled alone
-  json::value value;
-  std::unique_ptr<valijson::Schema> alone;
-
-  std::shared_ptr<const re2::RE2> regex;   // pattern
-  double divisor = 1;                      // multiple_of
-  std::optional<std::int64_t> int_divisor;
-
-  // allOf/anyOf/oneOf branches; not, contains, propertyNames: one;
-  // if/then/else: three, then and else may be null; items: the prefix
-  std::vector<const Node*> subs;
-  std::string prefix_keyword;  // "prefixItems" or "items"
-
-  // members: properties, then patternProperties; dependencies: entries
-  std::vector<Member> members;
-  std::set<std::string, std::less<>> declared;  // names under "properties"
-
-  // members: additionalProperties; items: what follows the prefix
-  const Node* rest = nullptr;
-  std::string rest_keyword;
-};
-
-struct Node {
-  std::string path;              // JSON pointer into the schema
-  std::optional<bool> constant;  // a boolean schema
-  std::vector<Check> checks;     // in schema order, "type" first; the walk runs the leaves before the rest
-  std::unique_ptr<valijson::Schema> leaves;  // every leaf at once; null when there are fewer than two
-};
-
-// Thrown inside compile() only, caught at its edge.
+// Thrown inside compile_graph() only, caught at its edge.
 struct Refusal {
   std::string message;
 };
@@ -188,17 +72,6 @@ struct Refusal {
 
 std::string at(std::string_view path) {
   return path.empty() ? std::string(" (at root)") : fmt::format(" (at {})", path);
-}
-
-std::string escape_token(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char ch : s) {
-    if (ch == '~') out += "~0";
-    else if (ch == '/') out += "~1";
-    else out += ch;
-  }
-  return out;
 }
 
 std::string child(std::string_view base, std::string_view token) {
@@ -259,49 +132,6 @@ bool is_count_leaf(std::string_view k) {
 bool is_type_name(std::string_view t) {
   return is_one_of(t, {"null", "boolean", "object", "array", "number", "string", "integer"});
 }
-
-bool integral_in_int64(double d) {
-  return std::trunc(d) == d && d >= -9223372036854775808.0 && d < 9223372036854775808.0;
-}
-
-// valijson's Boost.JSON adapter knows int64 and double only: a uint64 (an
-// integer above 2^63-1) makes it throw, and 2.0 is not an "integer" to it
-// although every draft since 06 says it is. Such numbers are rewritten: a
-// uint64 becomes a double, an integral double an int64.
-bool has_awkward_number(const json::value& v) {
-  switch (v.kind()) {
-    case json::kind::uint64: return true;
-    case json::kind::double_: return integral_in_int64(v.get_double());
-    case json::kind::array:
-      return std::any_of(v.get_array().begin(), v.get_array().end(), has_awkward_number);
-    case json::kind::object:
-      for (const auto& kv : v.get_object())
-        if (has_awkward_number(kv.value())) return true;
-      return false;
-    default: return false;
-  }
-}
-
-void fix_numbers(json::value& v) {
-  switch (v.kind()) {
-    case json::kind::uint64: v = static_cast<double>(v.get_uint64()); break;
-    case json::kind::double_:
-      if (integral_in_int64(v.get_double())) v = static_cast<std::int64_t>(v.get_double());
-      break;
-    case json::kind::array:
-      for (auto& e : v.get_array()) fix_numbers(e);
-      break;
-    case json::kind::object:
-      for (auto& kv : v.get_object()) fix_numbers(kv.value());
-      break;
-    default: break;
-  }
-}
-
-bool has_name(const json::object& o, std::string_view name) { return o.contains(name); }
-
-// ---------------------------------------------------------------------------
-// compile: schema -> Node graph
 
 class Compiler {
  public:
@@ -752,243 +582,22 @@ void compile_leaves(std::deque<Node>& nodes) {
   }
 }
 
-bool is_multiple(const json::value& v, const Check& c) {
-  if (!v.is_number()) return true;
-  if (v.is_int64() && c.int_divisor) return v.get_int64() % *c.int_divisor == 0;
-  const double x = v.to_number<double>();
-  if (x == 0) return true;
-  const double q = x / c.divisor;
-  if (std::isinf(q)) return std::fmod(x, c.divisor) == 0;  // fmod is exact
-  // A decimal divisor (0.01) is inexact in binary, so allow the quotient a
-  // few ulps of rounding; the tolerance scales with the quotient, so neither
-  // huge nor tiny numbers slip through.
-  return std::fabs(q - std::nearbyint(q)) <= 4 * std::numeric_limits<double>::epsilon() * std::fabs(q);
-}
-
 }  // namespace
 
-// ---------------------------------------------------------------------------
-
-struct SchemaValidator::Compiled {
-  std::deque<Node> nodes;
-  const Node* root = nullptr;
-  // valijson's visitor takes a regex cache by non-const reference. No pattern
-  // ever reaches valijson (they run on RE2), so this stays empty and unread.
-  mutable std::unordered_map<std::string, std::regex> no_regexes;
-
-  bool holds(const valijson::Subschema& s, const json::value& instance) const {
-    valijson::ValidationVisitor<Adapter> visitor(Adapter(instance), {}, true, nullptr, no_regexes);
-    return visitor.validateSchema(s);
-  }
-};
-
-namespace {
-
-// One walk of an instance through the graph. With `out`, the first failure is
-// written there (building the instance path as it goes); without, it only
-// answers valid or not, as anyOf, oneOf, not, contains and if need.
-class Walker {
- public:
-  Walker(const SchemaValidator::Compiled& c, SchemaFailure* out) : c_(c), out_(out) {}
-
-  // `via` is the keyword that led here: what a `false` schema fails.
-  bool node(const Node& n, const json::value& inst, std::string_view via) {
-    if (n.constant) return *n.constant || fail(n.path, via);
-    if (!leaves(n, inst)) return false;
-    for (const Check& c : n.checks)
-      if (c.kind != CheckKind::leaf && !check(c, inst)) return false;
-    return true;
-  }
-
- private:
-  bool fail(std::string_view schema_path, std::string_view keyword) {
-    if (out_) *out_ = SchemaFailure{ipath_, std::string(schema_path), std::string(keyword)};
-    return false;
-  }
-  bool fail(const Check& c) { return fail(c.path, c.keyword); }
-
-  bool valid(const Node& n, const json::value& inst) { return Walker(c_, nullptr).node(n, inst, ""); }
-
-  // Runs `body` with `segment` appended to the instance path.
-  template <class Fn>
-  bool below(std::string_view segment, Fn&& body) {
-    if (!out_) return body();
-    const std::size_t len = ipath_.size();
-    ipath_ += '/';
-    ipath_ += segment;
-    const bool ok = body();
-    ipath_.resize(len);
-    return ok;
-  }
-
-  bool leaves(const Node& n, const json::value& inst) {
-    if (n.leaves && c_.holds(*n.leaves, inst)) return true;
-    if (n.leaves && !out_) return false;
-    for (const Check& c : n.checks) {
-      if (c.kind != CheckKind::leaf || c_.holds(*c.alone, inst)) continue;
-      if (c.keyword == "required" && out_) {  // point at the missing name in the schema
-        const auto& names = c.value.get_array();
-        for (std::size_t i = 0; i < names.size(); ++i)
-          if (!has_name(inst.get_object(), names[i].get_string()))
-            return fail(c.path + '/' + std::to_string(i), c.keyword);
-      }
-      return fail(c);
-    }
-    return !n.leaves || fail(n.path, "");  // the bundle failed, yet no leaf alone did: cannot happen
-  }
-
-  bool check(const Check& c, const json::value& inst) {
-    switch (c.kind) {
-      case CheckKind::leaf: return true;  // done in leaves()
-      case CheckKind::pattern:
-        return !inst.is_string() || RE2::PartialMatch(std::string_view(inst.get_string()), *c.regex) || fail(c);
-      case CheckKind::multiple_of: return is_multiple(inst, c) || fail(c);
-      case CheckKind::members: return members(c, inst);
-      case CheckKind::items: {
-        if (!inst.is_array()) return true;
-        const auto& arr = inst.get_array();
-        for (std::size_t i = 0; i < arr.size(); ++i) {
-          const bool in_prefix = i < c.subs.size();
-          if (!in_prefix && !c.rest) break;
-          const Node& s = in_prefix ? *c.subs[i] : *c.rest;
-          const std::string_view via = in_prefix ? c.prefix_keyword : c.rest_keyword;
-          if (!below(out_ ? std::to_string(i) : std::string(), [&] { return node(s, arr[i], via); }))
-            return false;
-        }
-        return true;
-      }
-      case CheckKind::contains:
-        if (!inst.is_array()) return true;
-        for (const auto& e : inst.get_array())
-          if (valid(*c.subs[0], e)) return true;
-        return fail(c);
-      case CheckKind::property_names: {
-        if (!inst.is_object()) return true;
-        // A failure names the object and the keyword inside propertyNames,
-        // never the offending name.
-        for (const auto& kv : inst.get_object()) {
-          SchemaFailure inner;
-          if (Walker(c_, out_ ? &inner : nullptr).node(*c.subs[0], json::value(kv.key()), "propertyNames"))
-            continue;
-          if (out_) *out_ = SchemaFailure{ipath_, std::move(inner.schema_path), std::move(inner.keyword)};
-          return false;
-        }
-        return true;
-      }
-      case CheckKind::all_of:
-        for (const Node* s : c.subs)
-          if (!node(*s, inst, "allOf")) return false;
-        return true;
-      case CheckKind::any_of:
-        for (const Node* s : c.subs)
-          if (valid(*s, inst)) return true;
-        return fail(c);
-      case CheckKind::one_of: {
-        int passing = 0;
-        for (const Node* s : c.subs)
-          if (valid(*s, inst) && ++passing > 1) break;
-        return passing == 1 || fail(c);
-      }
-      case CheckKind::negation: return !valid(*c.subs[0], inst) || fail(c);
-      case CheckKind::conditional:
-        if (valid(*c.subs[0], inst)) return !c.subs[1] || node(*c.subs[1], inst, "then");
-        return !c.subs[2] || node(*c.subs[2], inst, "else");
-      case CheckKind::dependencies: {
-        if (!inst.is_object()) return true;
-        const auto& obj = inst.get_object();
-        for (const Member& m : c.members) {
-          if (!has_name(obj, m.name)) continue;
-          if (m.schema) {
-            if (!node(*m.schema, inst, c.keyword)) return false;
-            continue;
-          }
-          for (std::size_t i = 0; i < m.names.size(); ++i)
-            if (!has_name(obj, m.names[i])) return fail(m.path + '/' + std::to_string(i), c.keyword);
-        }
-        return true;
-      }
-      case CheckKind::ref: return node(*c.subs[0], inst, "$ref");
-    }
-    return true;
-  }
-
-  bool members(const Check& c, const json::value& inst) {
-    if (!inst.is_object()) return true;
-    const auto& obj = inst.get_object();
-    for (const Member& m : c.members) {
-      if (m.regex) continue;
-      if (const json::value* v = obj.if_contains(m.name))
-        if (!below(m.escaped, [&] { return node(*m.schema, *v, "properties"); })) return false;
-    }
-    const bool has_patterns = !c.members.empty() && c.members.back().regex;
-    if (!has_patterns && !c.rest) return true;
-    for (const auto& kv : obj) {
-      const std::string_view key = kv.key();
-      const auto declared = c.declared.find(key);
-      bool matched = declared != c.declared.end();
-      for (const Member& m : c.members) {
-        if (!m.regex || !RE2::PartialMatch(key, *m.regex)) continue;
-        matched = true;
-        // A declared name is schema text; any other name is the client's.
-        const std::string segment = !out_                        ? std::string()
-                                    : declared != c.declared.end() ? escape_token(*declared)
-                                                                   : "<pattern property>";
-        if (!below(segment, [&] { return node(*m.schema, kv.value(), "patternProperties"); })) return false;
-      }
-      if (!matched && c.rest &&
-          !below("<additional property>", [&] { return node(*c.rest, kv.value(), "additionalProperties"); }))
-        return false;
-    }
-    return true;
-  }
-
-  const SchemaValidator::Compiled& c_;
-  SchemaFailure* out_;
-  std::string ipath_;
-};
-
-std::string shown(const std::string& pointer) { return pointer.empty() ? "(root)" : pointer; }
-
-}  // namespace
-
-std::string SchemaFailure::describe() const {
-  if (keyword.empty()) return "instance does not match the schema";
-  return fmt::format("{}: fails '{}' (schema {})", shown(instance_path), keyword, shown(schema_path));
-}
-
-SchemaValidator::SchemaValidator(std::unique_ptr<Compiled> compiled) : compiled_(std::move(compiled)) {}
-SchemaValidator::~SchemaValidator() = default;
-
-Result<std::shared_ptr<const SchemaValidator>> SchemaValidator::compile(const json::object& schema) {
-  auto c = std::make_unique<Compiled>();
+Result<std::unique_ptr<const SchemaGraph>> compile_graph(const json::object& schema) {
+  auto graph = std::make_unique<SchemaGraph>();
   try {
-    Compiler compiler(schema, c->nodes);
-    c->root = compiler.run();
-    refuse_in_place_cycles(c->nodes);
-    compile_leaves(c->nodes);
+    Compiler compiler(schema, graph->nodes);
+    graph->root = compiler.run();
+    refuse_in_place_cycles(graph->nodes);
+    compile_leaves(graph->nodes);
   } catch (const Refusal& r) {
     return Error{r.message};
   } catch (const std::exception& e) {
     // valijson refusing a leaf the checks above let through.
     return Error{fmt::format("schema cannot be compiled: {}", e.what())};
   }
-  return std::shared_ptr<const SchemaValidator>(new SchemaValidator(std::move(c)));
+  return std::unique_ptr<const SchemaGraph>(std::move(graph));
 }
 
-std::optional<SchemaFailure> SchemaValidator::validate(const json::value& instance) const {
-  auto run = [&](const json::value& inst) -> std::optional<SchemaFailure> {
-    SchemaFailure failure;
-    try {
-      if (Walker(*compiled_, &failure).node(*compiled_->root, inst, "")) return std::nullopt;
-      return failure;
-    } catch (const std::exception&) {
-      return SchemaFailure{};  // fail closed, with nothing located
-    }
-  };
-  if (!has_awkward_number(instance)) return run(instance);
-  json::value fixed = instance;
-  fix_numbers(fixed);
-  return run(fixed);
-}
-
-}  // namespace airlock::host
+}  // namespace airlock::host::schema

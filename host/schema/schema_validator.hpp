@@ -1,8 +1,11 @@
 // A tool's inputSchema or outputSchema, compiled once when the plugin
-// registers and checked on every call. schema_validator.cpp opens with what
-// is accepted, what is refused and why.
+// registers and checked on every call: the face of host/schema/. The
+// compiler (schema_compiler.cpp) opens with what is accepted, what is
+// refused and why; the walk (schema_walker.cpp) with how an instance is
+// checked.
 #pragma once
 
+#include "schema/schema_failure.hpp"
 #include "util/error.hpp"
 
 #include <boost/json/object.hpp>
@@ -10,23 +13,12 @@
 
 #include <memory>
 #include <optional>
-#include <string>
 
 namespace airlock::host {
 
-// Where an instance first failed its schema: locations and the keyword, never
-// a value from the instance, so the text can go to the client and the log as
-// it is. An instance path names a property only when the schema declares that
-// name (under "properties"); any other property is "<additional property>" or
-// "<pattern property>", because its name is client text and may hold a secret.
-struct SchemaFailure {
-  std::string instance_path;  // JSON pointer into the instance, e.g. "/age"; "" is the whole instance
-  std::string schema_path;    // JSON pointer into the schema, e.g. "/properties/age/minimum"
-  std::string keyword;        // e.g. "minimum"; empty when the failure could not be located
-
-  // "/age: fails 'minimum' (schema /properties/age/minimum)"; "(root)" stands for "".
-  std::string describe() const;
-};
+namespace schema {
+struct SchemaGraph;
+}
 
 // A compiled JSON Schema (draft-07, 2019-09 or 2020-12). Immutable once
 // compiled: validate() may run on many threads at once.
@@ -47,12 +39,10 @@ class SchemaValidator {
   SchemaValidator(const SchemaValidator&) = delete;
   SchemaValidator& operator=(const SchemaValidator&) = delete;
 
-  struct Compiled;  // defined in the .cpp: keeps valijson out of this header
-
  private:
-  explicit SchemaValidator(std::unique_ptr<Compiled> compiled);
+  explicit SchemaValidator(std::unique_ptr<const schema::SchemaGraph> graph);
 
-  std::unique_ptr<Compiled> compiled_;
+  std::unique_ptr<const schema::SchemaGraph> graph_;
 };
 
 }  // namespace airlock::host

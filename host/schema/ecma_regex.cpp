@@ -1,5 +1,5 @@
 // Rewrites JSON Schema's regular expressions (ECMA-262) into RE2 syntax.
-#include "pipeline/ecma_regex.hpp"
+#include "schema/ecma_regex.hpp"
 
 #include <fmt/format.h>
 
