@@ -6,14 +6,17 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <system_error>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -245,6 +248,23 @@ Result<void> make_parent_directories(const fs::path& file) {
   return {};
 }
 
+// One opener's turn at setting a task database up (wait_setup_turn); closing
+// the descriptor ends it.
+class SetupTurn {
+ public:
+  explicit SetupTurn(int fd) : fd_(fd) {}
+  SetupTurn(SetupTurn&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  SetupTurn& operator=(SetupTurn&&) = delete;
+  SetupTurn(const SetupTurn&) = delete;
+  SetupTurn& operator=(const SetupTurn&) = delete;
+  ~SetupTurn() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+ private:
+  int fd_;
+};
+
 // Creates the file 0600 before SQLite sees it (SQLite would create it 0644); its
 // -wal and -shm files take the same mode from it.
 Result<void> create_private_file(const fs::path& file) {
@@ -255,6 +275,32 @@ Result<void> create_private_file(const fs::path& file) {
     spdlog::warn("{}: the task database is readable by others than its owner (chmod 600 it)", file.string());
   ::close(fd);
   return {};
+}
+
+// Waits for this opener's turn to set the file up. Two connections setting up
+// one new file at once can deadlock inside SQLite: switching to WAL upgrades
+// a read lock to an exclusive one, and SQLite answers one of them "database is
+// locked" at once, without its busy handler (which could only wait forever).
+// So openers take turns, in this process and across processes, under an
+// flock(2) on the file's directory. Not on the file itself: closing any
+// descriptor of the file would drop every fcntl(2) lock SQLite holds on it in
+// this process.
+Result<SetupTurn> wait_setup_turn(const fs::path& file) {
+  const fs::path dir = file.parent_path().empty() ? fs::path(".") : file.parent_path();
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    return Error{fmt::format("{}: cannot open the task database's directory: {}", file.string(), std::strerror(errno))};
+  SetupTurn turn(fd);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK && errno != EINTR)
+      return Error{fmt::format("{}: cannot take the setup lock: {}", file.string(), std::strerror(errno))};
+    if (std::chrono::steady_clock::now() >= deadline)
+      return Error{fmt::format("{}: another opener has been setting the task database up for {} ms", file.string(),
+                               kBusyTimeoutMs)};
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return turn;
 }
 
 // Makes an empty file a task database, or checks that an existing one is ours and not newer.
@@ -306,6 +352,9 @@ Result<std::unique_ptr<SqliteTaskStore>> SqliteTaskStore::open(const fs::path& f
   if (file.empty()) return Error{"task store: the SQLite file path is empty"};
   if (auto made = make_parent_directories(file); !made) return made.error();
   if (auto created = create_private_file(file); !created) return created.error();
+  // Held until the connection is set up, at the end of this function.
+  auto turn = wait_setup_turn(file);
+  if (!turn) return turn.error();
 
   auto connection = std::make_unique<Connection>();
   sqlite3* raw = nullptr;
