@@ -227,6 +227,28 @@ struct ContentBinding {
   SourcePlace chain_place;
 };
 
+// [audit] (issue 21): the trail a security team reads. Off unless the table
+// is present.
+enum class AuditFormat { ocsf, cef };
+enum class AuditSinkKind { file, stderr_stream, syslog };
+
+struct AuditConfig {
+  bool enabled = false;  // an [audit] table was given
+  AuditSinkKind sink = AuditSinkKind::file;  // "file" | "stderr" | "syslog"
+  std::filesystem::path file;                // sink = "file": required; reopened on SIGHUP
+  std::filesystem::path syslog_socket = "/dev/log";  // sink = "syslog": a UNIX datagram socket (RFC 5424)
+  AuditFormat format = AuditFormat::ocsf;    // "ocsf" | "cef"
+  std::uint32_t queue = 8192;                // records waiting for the writer; 16..1048576
+  std::uint32_t checkpoint_interval_s = 300;  // 1..86400; a checkpoint is also written at stop
+  // The Ed25519 key that signs checkpoints: its 32-byte seed, raw or base64.
+  // Without it checkpoints still hold the chain's head, unsigned.
+  std::optional<std::filesystem::path> signing_key_file;
+  // Argument values beside their digest, after the redact-secrets patterns
+  // (the built-ins and the [plugin."airlock.redact-secrets"] ones).
+  bool record_arguments = false;
+  std::string replica;  // names this server's chain; empty: the host name
+};
+
 struct Config {
   std::filesystem::path file;  // absolute path of the TOML file
   ServerConfig server;
@@ -237,6 +259,7 @@ struct Config {
   TrustConfig trust;
   PinningConfig pinning;
   TasksConfig tasks;
+  AuditConfig audit;
   // The chain named "default", when declared, applies to every tool without a
   // binding; a binding's chain = "none" opts a tool out of every chain.
   std::map<std::string, ChainConfig> chains;

@@ -75,12 +75,17 @@ std::size_t Metrics::LabelSet::index(std::string_view name) const {
   return it != names.end() && *it == name ? static_cast<std::size_t>(it - names.begin()) : names.size();
 }
 
-Metrics::Metrics(std::vector<std::string> tools, std::vector<std::string> sanitizers)
+Metrics::Metrics(std::vector<std::string> tools, std::vector<std::string> sanitizers,
+                 std::vector<std::string> plugins)
     : tools_(make_label_set(std::move(tools))),
       tool_calls_(tools_.escaped.size()),
       tool_errors_(tools_.escaped.size()),
       sanitizers_(make_label_set(std::move(sanitizers))),
-      sanitizer_failures_(sanitizers_.escaped.size()) {}
+      sanitizer_failures_(sanitizers_.escaped.size()),
+      egress_allowed_(tools_.escaped.size()),
+      egress_denied_(tools_.escaped.size()),
+      plugins_(make_label_set(std::move(plugins))),
+      plugin_restarts_(plugins_.escaped.size()) {}
 
 void Metrics::http_request(std::string_view method, unsigned status, std::chrono::nanoseconds latency) {
   MethodSeries& series = methods_[method_index(method)];
@@ -100,6 +105,16 @@ void Metrics::tool_call(std::string_view tool, bool error) {
 void Metrics::sanitizer_failure(std::string_view sanitizer) {
   count(sanitizer_failures_[sanitizers_.index(sanitizer)]);
 }
+
+void Metrics::egress(std::string_view tool, bool allowed) {
+  count((allowed ? egress_allowed_ : egress_denied_)[tools_.index(tool)]);
+}
+
+void Metrics::audit_record() { count(audit_records_); }
+
+void Metrics::audit_dropped(std::uint64_t n) { count(audit_dropped_, n); }
+
+void Metrics::plugin_restart(std::string_view plugin) { count(plugin_restarts_[plugins_.index(plugin)]); }
 
 void Metrics::session_opened() { sessions_live_.fetch_add(1, std::memory_order_relaxed); }
 
@@ -165,6 +180,23 @@ std::string Metrics::render() const {
                 tool_errors_);
   render_family(out, "airlock_sanitizer_failures_total", "Results withheld because a sanitizer failed, by sanitizer.",
                 "sanitizer", sanitizers_, sanitizer_failures_);
+  header(out, "airlock_egress_total", "Egress decisions of tools' fetches, by tool and decision.", "counter");
+  for (std::size_t i = 0; i < egress_allowed_.size(); ++i) {
+    for (const bool allowed : {true, false}) {
+      const std::uint64_t n = read((allowed ? egress_allowed_ : egress_denied_)[i]);
+      if (i == tools_.names.size() && n == 0) continue;
+      fmt::format_to(std::back_inserter(out), "airlock_egress_total{{tool=\"{}\",decision=\"{}\"}} {}\n",
+                     tools_.escaped[i], allowed ? "allowed" : "denied", n);
+    }
+  }
+  render_family(out, "airlock_plugin_restarts_total",
+                "Isolated plugins' workers started again after they died, by plugin.", "plugin", plugins_,
+                plugin_restarts_);
+  header(out, "airlock_audit_records_total", "Records the audit trail wrote.", "counter");
+  fmt::format_to(std::back_inserter(out), "airlock_audit_records_total {}\n", read(audit_records_));
+  header(out, "airlock_audit_dropped_total", "Audit records lost to a full queue (each gap is itself recorded).",
+         "counter");
+  fmt::format_to(std::back_inserter(out), "airlock_audit_dropped_total {}\n", read(audit_dropped_));
   header(out, "airlock_sessions_live", "MCP sessions open over HTTP.", "gauge");
   fmt::format_to(std::back_inserter(out), "airlock_sessions_live {}\n",
                  sessions_live_.load(std::memory_order_relaxed));

@@ -19,7 +19,8 @@ class Metrics {
   // The tools and sanitizers the server has; a name outside these is
   // counted under the label "(other)", which no tool or sanitizer can
   // carry. Duplicates are ignored.
-  Metrics(std::vector<std::string> tools, std::vector<std::string> sanitizers);
+  Metrics(std::vector<std::string> tools, std::vector<std::string> sanitizers,
+          std::vector<std::string> plugins = {});
   Metrics(const Metrics&) = delete;
   Metrics& operator=(const Metrics&) = delete;
 
@@ -36,12 +37,22 @@ class Metrics {
   // A sanitizer withheld a result (it failed, timed out, or broke the result).
   void sanitizer_failure(std::string_view sanitizer);
 
+  // One egress decision of a tool: a fetch allowed, or refused.
+  void egress(std::string_view tool, bool allowed);
+
+  // The audit trail wrote a record; or lost `n` to a full queue.
+  void audit_record();
+  void audit_dropped(std::uint64_t n);
+
+  // An isolated plugin's worker was started again after it died.
+  void plugin_restart(std::string_view plugin);
+
   void session_opened();
   void session_closed();
 
   // Everything, in the text exposition format. HTTP series appear once they
-  // have counted something; tool and sanitizer series are there from the
-  // start, at 0. Values read while other threads count are each exact but
+  // have counted something; tool, sanitizer and plugin series are there
+  // from the start, at 0. Values read while other threads count are each exact but
   // not a snapshot taken at one instant.
   std::string render() const;
 
@@ -83,6 +94,12 @@ class Metrics {
   std::vector<Counter> tool_errors_;  // by tools_.index()
   LabelSet sanitizers_;
   std::vector<Counter> sanitizer_failures_;  // by sanitizers_.index()
+  std::vector<Counter> egress_allowed_;  // by tools_.index()
+  std::vector<Counter> egress_denied_;   // by tools_.index()
+  LabelSet plugins_;
+  std::vector<Counter> plugin_restarts_;  // by plugins_.index()
+  Counter audit_records_{0};
+  Counter audit_dropped_{0};
   std::atomic<std::int64_t> sessions_live_{0};
 };
 
