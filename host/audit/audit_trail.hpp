@@ -51,6 +51,12 @@ class Trail {
   // flushed to the sink). Any thread but the writer.
   void flush();
 
+  // Counts records and drops in `metrics` from now on, including those
+  // counted before it was given (the trail opens before the plugins load,
+  // and the metrics need the loaded tools' names). Not owned; outlives the
+  // trail or is detached with null first.
+  void count_in(Metrics* metrics) noexcept;
+
  private:
   struct Impl;
   explicit Trail(std::unique_ptr<Impl> impl);

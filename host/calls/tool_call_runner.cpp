@@ -1,27 +1,40 @@
 #include "calls/tool_call_runner.hpp"
 
+#include "calls/call_audit.hpp"
+#include "audit/audit_trail.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "metrics/metrics.hpp"
 #include "plugins/host_api.hpp"
 
+#include <chrono>
 #include <mutex>
+#include <optional>
 
 namespace airlock::host {
 
 ToolCallOutcome ToolCallRunner::run(const ToolRoute& route, std::string_view arguments,
-                                    const std::atomic<bool>& cancelled, CallChannel* channel) const {
-  return run(*route.tool, route.egress.get(), arguments, cancelled, channel);
+                                    const std::atomic<bool>& cancelled, CallChannel* channel,
+                                    const RequestContext* context) const {
+  return run(*route.tool, route.egress.get(), arguments, cancelled, channel, context);
 }
 
 ToolCallOutcome ToolCallRunner::run(const Tool& tool, const EgressPolicy* egress, std::string_view arguments,
-                                    const std::atomic<bool>& cancelled, CallChannel* channel) const {
+                                    const std::atomic<bool>& cancelled, CallChannel* channel,
+                                    const RequestContext* context) const {
   airlock_call call;
+  std::optional<audit::Actor> actor;
+  if (context) {
+    if (audit::enabled()) actor = audit_actor(*context);
+    call.request = actor ? &*actor : nullptr;
+    call.metrics = context->metrics;
+  }
   call.cancelled = &cancelled;
   call.channel = channel;
   call.tool_name = tool.name;
   call.egress = egress;
   call.fetcher = fetcher_;
   airlock_status status;
+  const auto started = std::chrono::steady_clock::now();
   {
     std::unique_lock<std::mutex> serial;
     if (!tool.reentrant()) serial = std::unique_lock(*tool.serial);
@@ -29,16 +42,21 @@ ToolCallOutcome ToolCallRunner::run(const Tool& tool, const EgressPolicy* egress
   }
   // What the tool lent out (replies, fetched bodies) dies with `call`; the
   // output it set was copied into host memory as it was set.
-  return ToolCallOutcome{status, std::move(call.output)};
+  return ToolCallOutcome{status, std::move(call.output), std::chrono::steady_clock::now() - started};
 }
 
 namespace {
 
+// The response around what `run_pipeline` appends, counted and audited.
 std::string framed(const ToolRoute& route, const RequestContext& context, const boost::json::value& id,
+                   std::string_view raw_arguments, CallEnd end, std::chrono::nanoseconds took,
                    auto&& run_pipeline) {
   std::string response = jsonrpc::result_prefix(id);
-  const bool error = run_pipeline(response);
-  if (context.metrics) context.metrics->tool_call(route.tool->name, error);
+  const std::size_t result_start = response.size();
+  const PipelineVerdict verdict = run_pipeline(response);
+  if (context.metrics) context.metrics->tool_call(route.tool->name, verdict.error);
+  audit_tool_call(route, context, raw_arguments, end, &verdict, took,
+                  std::string_view(response).substr(result_start), response.size() + 1);
   response.push_back(jsonrpc::kResultSuffix);
   return response;
 }
@@ -46,8 +64,9 @@ std::string framed(const ToolRoute& route, const RequestContext& context, const 
 }  // namespace
 
 std::string ToolCallRunner::respond(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
-                                    std::string_view raw_arguments, const boost::json::value& id) {
-  return framed(route, context, id, [&](std::string& out) {
+                                    std::string_view raw_arguments, const boost::json::value& id, CallEnd end) {
+  const auto took = outcome.took;
+  return framed(route, context, id, raw_arguments, end, took, [&](std::string& out) {
     return run_result_pipeline(route, std::move(outcome), context, raw_arguments, out);
   });
 }
@@ -55,9 +74,10 @@ std::string ToolCallRunner::respond(const ToolRoute& route, ToolCallOutcome outc
 std::string ToolCallRunner::respond_invalid_arguments(const ToolRoute& route, std::string_view failure,
                                                       const RequestContext& context, std::string_view raw_arguments,
                                                       const boost::json::value& id) {
-  return framed(route, context, id, [&](std::string& out) {
-    run_invalid_arguments_pipeline(route, failure, context, raw_arguments, out);
-    return true;
+  return framed(route, context, id, raw_arguments, CallEnd::invalid_arguments, {}, [&](std::string& out) {
+    auto verdict = run_invalid_arguments_pipeline(route, failure, context, raw_arguments, out);
+    verdict.error = true;
+    return verdict;
   });
 }
 

@@ -8,6 +8,7 @@
 // is decided here once, and cannot drift between callers again.
 #pragma once
 
+#include "calls/call_audit.hpp"
 #include "pipeline/request_context.hpp"
 #include "pipeline/result_pipeline.hpp"
 #include "pipeline/tool_routes.hpp"
@@ -39,18 +40,24 @@ class ToolCallRunner {
   // `arguments` is the JSON object text; `cancelled` is what the tool polls
   // and outlives the call; `channel` is the way to the client, null for
   // none (progress and logs go nowhere, requests are UNSUPPORTED).
+  // `context` is who the call runs for: its egress decisions are counted
+  // in its metrics and recorded in the audit trail as theirs (null: neither).
   ToolCallOutcome run(const ToolRoute& route, std::string_view arguments, const std::atomic<bool>& cancelled,
-                      CallChannel* channel) const;
+                      CallChannel* channel, const RequestContext* context = nullptr) const;
   // The same for a tool outside any route (airlock check): `egress` null
   // grants nothing.
   ToolCallOutcome run(const Tool& tool, const EgressPolicy* egress, std::string_view arguments,
-                      const std::atomic<bool>& cancelled, CallChannel* channel) const;
+                      const std::atomic<bool>& cancelled, CallChannel* channel,
+                      const RequestContext* context = nullptr) const;
 
   // The complete JSON-RPC response to the request `id`: the result pipeline
   // run over `outcome` (every stage, in order), written once into its
-  // envelope. The call is counted in context.metrics, when set.
+  // envelope. The call is counted in context.metrics, when set, and
+  // recorded in the audit trail, when one is installed; `end` says whether
+  // the outcome is the tool's or the host's timeout.
   static std::string respond(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
-                             std::string_view raw_arguments, const boost::json::value& id);
+                             std::string_view raw_arguments, const boost::json::value& id,
+                             CallEnd end = CallEnd::ran);
   // The response for arguments that fail the tool's inputSchema: the tool
   // never ran; host text naming the schema location passes the chain.
   static std::string respond_invalid_arguments(const ToolRoute& route, std::string_view failure,

@@ -1,5 +1,7 @@
 #include "cli/pack_command.hpp"
 
+#include "audit/audit_trail.hpp"
+#include "cli/startup.hpp"
 #include "config/host_config.hpp"
 #include "packs/pack_install.hpp"
 #include "packs/pack_open.hpp"
@@ -104,6 +106,25 @@ int PackCommand::run() const {
   return 2;
 }
 
+namespace {
+
+void audit_pack(audit::Kind kind, std::string subject, std::string reason, std::string signer = {},
+                std::string installed_at = {}) {
+  if (!audit::enabled()) return;
+  audit::Event event;
+  event.kind = kind;
+  event.failed = kind == audit::Kind::pack_refused;
+  event.outcome = kind == audit::Kind::pack_refused ? "refused" : kind == audit::Kind::pack_installed ? "installed"
+                                                                                                       : "verified";
+  event.subject = std::move(subject);
+  event.reason = std::move(reason);
+  if (!signer.empty()) event.detail["signer"] = std::move(signer);
+  if (!installed_at.empty()) event.detail["path"] = std::move(installed_at);
+  audit::record(std::move(event));
+}
+
+}  // namespace
+
 std::optional<VerifiedPack> PackCommand::verified(int& code) const {
   auto trust = trust_from(config_, keys_, require_signed_);
   if (!trust) {
@@ -119,10 +140,12 @@ std::optional<VerifiedPack> PackCommand::verified(int& code) const {
   }
   auto pack = verify_pack(pack_path_, *trust);
   if (!pack) {
+    audit_pack(audit::Kind::pack_refused, pack_path_.string(), pack.error().message);
     fmt::print(stderr, "airlock: {}\n", pack.error().message);
     code = 1;
     return std::nullopt;
   }
+  audit_pack(audit::Kind::pack_verified, pack->manifest.name, {}, pack->origin().signer);
   for (const auto& w : pack->warnings) fmt::print(stderr, "airlock: warning: {}\n", w);
   return std::move(*pack);
 }
@@ -136,14 +159,29 @@ int PackCommand::verify() const {
 }
 
 int PackCommand::install() const {
+  // With a config that has [audit], what is installed (or refused) is
+  // recorded under this command's own chain.
+  InstalledTrail trail;
+  if (config_) {
+    if (auto config = load_config(*config_)) {
+      auto opened = open_audit_trail(*config, ".pack");
+      if (!opened) {
+        fmt::print(stderr, "airlock: {}\n", opened.error().message);
+        return 2;
+      }
+      trail = std::move(*opened);
+    }
+  }
   int code = 0;
   auto pack = verified(code);
   if (!pack) return code;
   auto installed = install_pack(*pack, install_dir_);
   if (!installed) {
+    audit_pack(audit::Kind::pack_refused, pack->manifest.name, installed.error().message);
     fmt::print(stderr, "airlock: {}\n", installed.error().message);
     return 1;
   }
+  audit_pack(audit::Kind::pack_installed, pack->manifest.name, {}, pack->origin().signer, installed->string());
   fmt::print("installed {} {} into {}\n", pack->manifest.name, pack->manifest.version, installed->string());
   if (const std::string snippet = suggested_config(pack->manifest); !snippet.empty()) fmt::print("\n{}", snippet);
   return 0;

@@ -37,6 +37,14 @@ int pin_command(const PinCommandArgs& args) {
     return 2;
   }
 
+  // An accepted change is a decision a security team must be able to find:
+  // recorded under this command's own chain (the server keeps its own).
+  auto trail = open_audit_trail(loaded->config, ".pin");
+  if (!trail) {
+    fmt::print(stderr, "airlock: {}\n", trail.error().message);
+    return 2;
+  }
+
   fmt::print("pins: {}\n", pinning.file->string());
   bool changed_left = false;
   bool dirty = false;
@@ -51,12 +59,14 @@ int pin_command(const PinCommandArgs& args) {
       case PinState::added:
         pin_tool(*store, *registry.find_tool(finding.tool));
         dirty = true;
+        audit_pin(audit::Kind::pin_recorded, finding, "airlock pin");
         fmt::print("  added     {}  {}  (first seen: pinned now)\n", finding.tool, digest);
         break;
       case PinState::changed:
         if (accepted) {
           pin_tool(*store, *registry.find_tool(finding.tool));
           dirty = true;
+          audit_pin(audit::Kind::pin_accepted, finding, "airlock pin --accept");
           fmt::print("  accepted  {}  {}  ({} changed; was {} since {})\n", finding.tool, digest,
                      changed_members_text(finding), finding.pin->sha256.substr(0, 16), finding.pin->pinned_at);
         } else {

@@ -1,6 +1,8 @@
 #include "cli/commands.hpp"
 #include "cli/startup.hpp"
 
+#include "audit/audit_trail.hpp"
+#include "calls/call_audit.hpp"
 #include "egress/fetcher.hpp"
 #include "executor/executor.hpp"
 #include "mcp/protocol.hpp"
@@ -10,6 +12,8 @@
 #include "metrics/metrics.hpp"
 #include "transport/http/http_server.hpp"
 #include "transport/stdio_transport.hpp"
+
+#include <redact_secrets.hpp>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -33,14 +37,31 @@ constexpr std::chrono::milliseconds kAbandonGrace{3000};
 // Ends a stop whose calls are answered. A call thread still inside an
 // in-process plugin cannot be stopped, and the plugin cannot be unloaded
 // under it: the process ends at once, with status 3 saying so.
-int finish(Executor& executor) {
+// server_start and server_stop bracket every other record of a run.
+void audit_server(audit::Kind kind, std::string_view how, std::string outcome, bool failed = false) {
+  if (!audit::enabled()) return;
+  audit::Event event;
+  event.kind = kind;
+  event.outcome = std::move(outcome);
+  event.failed = failed;
+  event.subject = "airlock";
+  event.detail["version"] = AIRLOCK_VERSION;
+  event.detail["transport"] = how;
+  event.detail["pid"] = static_cast<std::int64_t>(::getpid());
+  audit::record(std::move(event));
+}
+
+int finish(Executor& executor, const Loaded& loaded) {
   if (!executor.shutdown(kAbandonGrace)) {
     spdlog::error("a plugin call still ran {} ms after the stop began; exiting without it (status 3)",
                   (kShutdownGrace + kAbandonGrace).count());
+    audit_server(audit::Kind::server_stop, "", "abandoned a plugin call", true);
+    if (auto* trail = loaded.trail.get()) trail->flush();
     spdlog::shutdown();
     std::fflush(nullptr);
     _exit(3);
   }
+  audit_server(audit::Kind::server_stop, "", "stopped");
   spdlog::info("bye");
   return 0;
 }
@@ -54,6 +75,27 @@ Fetcher make_fetcher(const Config& config) {
   settings.max_redirects = config.egress.max_redirects;
   settings.user_agent = std::string("airlock/") + AIRLOCK_VERSION;
   return Fetcher(std::move(settings), Resolver(config.egress.hosts));
+}
+
+// [audit] record_arguments: argument values pass redact-secrets' patterns
+// first, the built-in ones and those its [plugin."airlock-redact-secrets"]
+// table adds (or replaces, with builtin = false). Null when values are not
+// recorded.
+Result<std::unique_ptr<plugins::SecretRedactor>> argument_redactor(const Config& config) {
+  if (!config.audit.enabled || !config.audit.record_arguments) return std::unique_ptr<plugins::SecretRedactor>();
+  plugins::SecretRedactor::Options options;
+  if (auto it = config.plugin_settings.find("airlock-redact-secrets"); it != config.plugin_settings.end()) {
+    if (const auto* builtin = it->second.if_contains("builtin"); builtin && builtin->is_bool())
+      options.builtin = builtin->get_bool();
+    if (const auto* patterns = it->second.if_contains("patterns"); patterns && patterns->is_array())
+      for (const auto& pattern : patterns->get_array())
+        if (pattern.is_string()) options.patterns.emplace_back(pattern.get_string());
+  }
+  try {
+    return std::make_unique<plugins::SecretRedactor>(options);
+  } catch (const std::exception& e) {
+    return Error{fmt::format("audit.record_arguments: the redact-secrets patterns: {}", e.what())};
+  }
 }
 
 // One line per plugin, then one for how it serves: what an operator reads
@@ -153,7 +195,21 @@ int serve_http(const Loaded& loaded, std::string_view listen) {
   for (const ToolRoute* route : loaded.routes->sorted()) tools.push_back(route->tool->name);
   std::vector<std::string> sanitizers;
   for (const auto& s : loaded.registry->sanitizers()) sanitizers.push_back(s.name);
-  Metrics metrics(std::move(tools), std::move(sanitizers));
+  std::vector<std::string> plugins;
+  for (const auto& plugin : loaded.registry->plugins()) plugins.push_back(plugin->ctx().name);
+  Metrics metrics(std::move(tools), std::move(sanitizers), std::move(plugins));
+  metrics.read_plugin_restarts([&loaded](std::string_view name) -> std::uint64_t {
+    for (const auto& plugin : loaded.registry->plugins())
+      if (plugin->ctx().name == name && plugin->isolated()) return plugin->isolated()->restarts();
+    return 0;
+  });
+  if (auto* trail = loaded.trail.get()) trail->count_in(&metrics);
+  struct Detach {
+    audit::Trail* trail;
+    ~Detach() {
+      if (trail) trail->count_in(nullptr);
+    }
+  } detach{loaded.trail.get()};
 
   DeadlineTimer timer;
   const Fetcher fetcher = make_fetcher(loaded.config);
@@ -178,10 +234,11 @@ int serve_http(const Loaded& loaded, std::string_view listen) {
       return 2;
     }
     announce(loaded, (*server)->url());
+    audit_server(audit::Kind::server_start, "http", "started");
     (*server)->run();
   }
   if (*tasks) (*tasks)->stop();
-  return finish(executor);
+  return finish(executor, loaded);
 }
 
 // Over stdio, fds 0 and 1 are the protocol stream, and only the host may
@@ -229,6 +286,15 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
     spdlog::error("{}", loaded.error().message);
     return 1;
   }
+  auto redactor = argument_redactor(loaded->config);
+  if (!redactor) {
+    spdlog::error("{}", redactor.error().message);
+    return 1;
+  }
+  record_argument_values(redactor->get());
+  struct Forget {
+    ~Forget() { record_argument_values(nullptr); }
+  } forget;
   const std::optional<std::string> listen = http_listen ? http_listen : loaded->config.http.listen;
   if (listen) {
     give_back(protocol_out, STDOUT_FILENO);  // not stdio after all
@@ -254,6 +320,7 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
   ServerState state = make_state(*loaded, executor, timer, nullptr, runner, *sealer);
   state.tasks = tasks->get();
   StdioTransport transport(protocol_in, protocol_out, loaded->config.server.max_message_bytes);
+  audit_server(audit::Kind::server_start, "stdio", "started");
   {
     Session session(state, [&transport](std::string message, Outbound) {
       if (!message.empty()) transport.write(message);
@@ -265,7 +332,7 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
     session.close(kShutdownGrace);
   }
   if (*tasks) (*tasks)->stop();
-  return finish(executor);
+  return finish(executor, *loaded);
 }
 
 }  // namespace airlock::host

@@ -60,6 +60,11 @@ constexpr std::array<Choice<OnDefinitionChange>, 2> kOnDefinitionChange{
     {{"refuse", OnDefinitionChange::refuse}, {"warn", OnDefinitionChange::warn}}};
 constexpr std::array<Choice<HttpResponseMode>, 2> kResponseModes{
     {{"sse", HttpResponseMode::sse}, {"json", HttpResponseMode::json}}};
+constexpr std::array<Choice<AuditSinkKind>, 3> kAuditSinks{{{"file", AuditSinkKind::file},
+                                                            {"stderr", AuditSinkKind::stderr_stream},
+                                                            {"syslog", AuditSinkKind::syslog}}};
+constexpr std::array<Choice<AuditFormat>, 2> kAuditFormats{
+    {{"ocsf", AuditFormat::ocsf}, {"cef", AuditFormat::cef}}};
 
 // Chain names share TOML's bare-key alphabet, so a chain can always be named
 // without quotes, and a key in that alphabet is shown without them.
@@ -324,6 +329,8 @@ class ConfigReader {
         if (const auto* table = table_value(node, name)) read_pinning(*table);
       } else if (name == "tasks") {
         if (const auto* table = table_value(node, name)) read_tasks(*table);
+      } else if (name == "audit") {
+        if (const auto* table = table_value(node, name)) read_audit(*table);
       } else if (name == "chains") {
         if (const auto* table = table_value(node, name)) read_chains(*table);
       } else if (name == "tools") {
@@ -757,6 +764,54 @@ class ConfigReader {
         report_unknown_key(key, "tasks");
       }
     }
+  }
+
+  void read_audit(const toml::table& table) {
+    auto& audit = config_.audit;
+    audit.enabled = true;
+    for (const auto& [key, node] : table) {
+      const std::string name(key.str());
+      const std::string path = "audit." + key_text(name);
+      if (name == "sink") {
+        if (auto value = choice_value(node, path, kAuditSinks)) audit.sink = *value;
+      } else if (name == "file") {
+        if (auto value = string_value(node, path); value && value->empty()) {
+          report(place(node, path), "expected a file name, got \"\"");
+        } else if (value) {
+          audit.file = resolve(*value);
+        }
+      } else if (name == "syslog_socket") {
+        if (auto value = string_value(node, path); value && value->empty()) {
+          report(place(node, path), "expected a socket path, got \"\"");
+        } else if (value) {
+          audit.syslog_socket = resolve(*value);
+        }
+      } else if (name == "format") {
+        if (auto value = choice_value(node, path, kAuditFormats)) audit.format = *value;
+      } else if (name == "queue") {
+        if (auto value = integer_value(node, path, 16, 1'048'576)) audit.queue = *value;
+      } else if (name == "checkpoint_interval_s") {
+        if (auto value = integer_value(node, path, 1, 86'400)) audit.checkpoint_interval_s = *value;
+      } else if (name == "signing_key_file") {
+        if (auto value = string_value(node, path); value && value->empty()) {
+          report(place(node, path), "expected a key file, got \"\"");
+        } else if (value) {
+          audit.signing_key_file = resolve(*value);
+        }
+      } else if (name == "record_arguments") {
+        if (auto value = bool_value(node, path)) audit.record_arguments = *value;
+      } else if (name == "replica") {
+        if (auto value = string_value(node, path); value && !is_identity(*value)) {
+          report(place(node, path), "expected 1 to 64 of [A-Za-z0-9._@-], got " + quote(*value));
+        } else if (value) {
+          audit.replica = *value;
+        }
+      } else {
+        report_unknown_key(key, "audit");
+      }
+    }
+    if (audit.sink == AuditSinkKind::file && audit.file.empty())
+      report(place(table, "audit"), "missing key 'file': sink = \"file\" needs the file to write records to");
   }
 
   void read_pinning(const toml::table& table) {

@@ -244,7 +244,7 @@ struct AuditConfig {
   // Without it checkpoints still hold the chain's head, unsigned.
   std::optional<std::filesystem::path> signing_key_file;
   // Argument values beside their digest, after the redact-secrets patterns
-  // (the built-ins and the [plugin."airlock.redact-secrets"] ones).
+  // (the built-ins and the [plugin."airlock-redact-secrets"] ones).
   bool record_arguments = false;
   std::string replica;  // names this server's chain; empty: the host name
 };

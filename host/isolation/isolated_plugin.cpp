@@ -2,6 +2,8 @@
 // back-off, the round trip of one hook call, and the end.
 #include "isolation/isolated_plugin.hpp"
 
+#include "audit/audit_trail.hpp"
+
 #include "isolation/worker_process.hpp"
 #include "plugins/host_api.hpp"
 
@@ -164,6 +166,15 @@ std::shared_ptr<WorkerProcess> IsolatedPlugin::acquire() {
   }
   restarts_.fetch_add(1);
   logger_->info("worker restarted (pid {})", (*worker)->pid());
+  if (audit::enabled()) {
+    audit::Event event;
+    event.kind = audit::Kind::plugin_restarted;
+    event.outcome = "restarted";
+    event.subject = ctx_.name;
+    event.detail["pid"] = (*worker)->pid();
+    event.detail["failures_in_a_row"] = failures_;
+    audit::record(std::move(event));
+  }
   current_ = std::move(*worker);
   return current_;
 }

@@ -4,6 +4,8 @@
 // server holds in memory.
 #include "isolation/worker_process.hpp"
 
+#include "audit/audit_trail.hpp"
+
 #include <airlock/airlock.h>
 #include <fmt/format.h>
 
@@ -467,9 +469,20 @@ void WorkerProcess::died() {
   lane_freed_.notify_all();
   // A thread waiting on a lane's mailbox sees it at its next look (each
   // wait is at most 20 ms).
-  if (!was_killed)
+  if (!was_killed) {
     logger_->error("worker (pid {}) {}; the calls it was running fail, and it restarts on the next call", pid_,
                    ending);
+    if (audit::enabled()) {
+      audit::Event event;
+      event.kind = audit::Kind::plugin_crashed;
+      event.failed = true;
+      event.outcome = "crashed";
+      event.subject = logger_->name();
+      event.reason = ending;
+      event.detail["pid"] = pid_;
+      audit::record(std::move(event));
+    }
+  }
   else
     logger_->debug("worker (pid {}) stopped ({})", pid_, ending);
 

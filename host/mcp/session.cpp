@@ -6,6 +6,7 @@
 // the client's response to handle().
 #include "mcp/session.hpp"
 
+#include "calls/call_audit.hpp"
 #include "calls/tool_call_runner.hpp"
 #include "mcp/input_round.hpp"
 #include "mcp/modern_request.hpp"
@@ -117,6 +118,11 @@ void Session::set_identity(std::string session_id, std::string caller) {
   task_owner_ = !caller_.empty()        ? "identity:" + caller_
                 : !session_id_.empty() ? "session:" + session_id_
                                        : std::string("anonymous");
+}
+
+void Session::set_transport(std::string_view transport, std::string peer_address) {
+  transport_ = transport == "http" ? std::string_view("http") : std::string_view("stdio");
+  peer_address_ = std::move(peer_address);
 }
 
 void Session::set_tool_scope(ToolScope allowed) { tool_scope_ = std::move(allowed); }
@@ -318,7 +324,7 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
   }
 
   CallLink link(*this, *call);
-  ToolCallOutcome outcome = server_.runner.run(route, call->arguments, call->cancelled, &link);
+  ToolCallOutcome outcome = server_.runner.run(route, call->arguments, call->cancelled, &link, &context);
   // The client asked not to hear about a cancelled call; whatever the tool
   // produced is dropped before any stage sees it.
   if (call->cancelled.load()) return finish(call);
@@ -359,7 +365,8 @@ void Session::on_deadline(const ToolRoute& route, const std::shared_ptr<InFlight
                *route.timeout_ms);
   ToolCallOutcome outcome{AIRLOCK_STATUS_TOOL_ERROR, {}};
   outcome.output.error_message = fmt::format("tool timed out after {} ms", *route.timeout_ms);
-  send_(ToolCallRunner::respond(route, std::move(outcome), request_context(*call), call->arguments, call->id),
+  send_(ToolCallRunner::respond(route, std::move(outcome), request_context(*call), call->arguments, call->id,
+                               CallEnd::timed_out),
         Outbound{call->key, true});
 }
 
@@ -367,7 +374,11 @@ void Session::finish(const std::shared_ptr<InFlight>& call) {
   if (call->deadline && server_.timer) server_.timer->cancel(call->deadline);
   // Cancelled before any answer: the client asked not to get one, but a
   // transport that holds a stream open for the call must learn it is over.
-  if (!call->answered.exchange(true)) send_(std::string(), Outbound{call->key, true});
+  if (!call->answered.exchange(true)) {
+    if (call->route)
+      audit_tool_call(*call->route, request_context(*call), call->arguments, CallEnd::cancelled, nullptr, {}, {}, 0);
+    send_(std::string(), Outbound{call->key, true});
+  }
   std::lock_guard lock(calls_mutex_);
   calls_.erase(call->key);
   if (calls_.empty()) calls_done_.notify_all();

@@ -83,6 +83,7 @@ struct ContentAnswer {
   int error_code = 0;
   std::string error_message;
   std::string error_data;  // JSON; empty: no data
+  bool withheld = false;   // the error is the chain's: the content did not pass it
 };
 
 // Private ContentListener: the catalog tells an initialized session about
@@ -135,6 +136,10 @@ class Session : private ContentListener {
   // the transport's session id and the authenticated caller. Set before the
   // first message, then never again.
   void set_identity(std::string session_id, std::string caller);
+  // How the client reaches this session, for the audit trail: "stdio"
+  // (the default) or "http", and the address of the peer that opened it.
+  // Set before the first message.
+  void set_transport(std::string_view transport, std::string peer_address);
 
   // The negotiated protocol version; empty before initialize. Transport thread.
   const std::string& protocol_version() const { return protocol_version_; }
@@ -289,6 +294,8 @@ class Session : private ContentListener {
   std::string protocol_version_;  // set once initialize succeeded
   std::string session_id_;  // set_identity
   std::string caller_;
+  std::string_view transport_ = "stdio";  // a literal
+  std::string peer_address_;
   // Who may read the tasks this session creates: the authenticated caller,
   // else the HTTP session, else (stdio) this process's own session.
   std::string task_owner_;

@@ -7,6 +7,10 @@
 // (content_pipeline.cpp) before it is sent.
 #include "mcp/session.hpp"
 
+#include "audit/audit_trail.hpp"
+#include "calls/call_audit.hpp"
+#include "util/sha256.hpp"
+
 #include "mcp/session_call_link.hpp"
 
 #include "mcp/input_round.hpp"
@@ -107,15 +111,54 @@ std::string strings_object(const std::vector<std::pair<std::string, std::string>
 
 }  // namespace
 
+namespace {
+
+// A withheld resource or prompt: the client gets the pipeline's fixed text;
+// the audit trail gets the same words as the outcome's reason.
+ContentAnswer withheld_answer(std::string_view text) {
+  ContentAnswer answer;
+  answer.error_code = jsonrpc::kInternalError;
+  answer.error_message = std::string(text);
+  answer.withheld = true;
+  return answer;
+}
+
+// One resources/read or prompts/get for the audit trail: the registered
+// name (never the client's URI, which may carry values: a digest stands for
+// it and the prompt's arguments), how it ended, and what the client got.
+void audit_content(audit::Kind kind, std::string_view subject, std::string_view asked, const RequestContext& context,
+                   const ContentAnswer& answer, std::chrono::steady_clock::time_point started) {
+  if (!audit::enabled()) return;
+  audit::Event event;
+  event.kind = kind;
+  event.outcome = answer.withheld ? "withheld" : answer.error_code ? "error" : "delivered";
+  event.failed = answer.error_code != 0;
+  event.actor = audit_actor(context);
+  event.subject = subject.empty() ? std::string("(unknown)") : std::string(subject);
+  if (answer.withheld) event.reason = "chain";
+  event.duration = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
+  event.bytes = answer.result.size();
+  event.detail[kind == audit::Kind::resource_read ? "uri_sha256" : "arguments_sha256"] =
+      kind == audit::Kind::resource_read ? sha256_hex(sha256(asked)) : arguments_digest(asked);
+  if (!answer.result.empty()) event.detail["delivered_sha256"] = sha256_hex(sha256(answer.result));
+  audit::record(std::move(event));
+}
+
+}  // namespace
+
 RequestContext Session::request_context(const InFlight& call) const {
+  RequestContext context;
   if (call.scope) {
-    RequestContext context{call.scope->protocol_version, {}, caller_, call.key, call.scope->client_capabilities_json,
-                           server_.metrics};
+    context = RequestContext{call.scope->protocol_version, {}, caller_, call.key, call.scope->client_capabilities_json,
+                             server_.metrics};
     context.modern_server_info = &server_info_;
-    return context;
+  } else {
+    context = RequestContext{protocol_version_, session_id_, caller_, call.key, client_capabilities_json_,
+                             server_.metrics};
   }
-  return RequestContext{protocol_version_, session_id_, caller_, call.key, client_capabilities_json_,
-                        server_.metrics};
+  context.transport = transport_;
+  context.peer_address = peer_address_;
+  return context;
 }
 
 void Session::run_content_job(const jsonrpc::Message& m, const Scope& scope, ContentJob job,
@@ -203,42 +246,50 @@ void Session::on_resources_read(const jsonrpc::Message& m, const Scope& scope) {
   const auto* params = params_object(m);
   const bool retry = params->contains("inputResponses") || params->contains("requestState");
   run_content_job(m, scope, [this, uri = std::move(*uri), retry](const InFlight& call) -> ContentAnswer {
-    const bool modern = call.scope != nullptr;
-    auto target = catalog_->resolve(uri);
-    if (!target) return not_found(uri, modern);
-    const bool templated = target->from_template != nullptr;
-    const airlock_on_read_fn on_read = templated ? target->from_template->on_read : target->resource->on_read;
-    void* data = templated ? target->from_template->data : target->resource->data;
-    const std::string& mime_type = templated ? target->from_template->mime_type : target->resource->mime_type;
+    const auto started = std::chrono::steady_clock::now();
+    std::string registered;  // the resource's URI or template as its plugin registered it
+    ContentAnswer answer = [&]() -> ContentAnswer {
+      const bool modern = call.scope != nullptr;
+      auto target = catalog_->resolve(uri);
+      if (!target) return not_found(uri, modern);
+      const bool templated = target->from_template != nullptr;
+      registered = templated ? target->from_template->uri_template : target->resource->uri;
+      const airlock_on_read_fn on_read = templated ? target->from_template->on_read : target->resource->on_read;
+      void* data = templated ? target->from_template->data : target->resource->data;
+      const std::string& mime_type = templated ? target->from_template->mime_type : target->resource->mime_type;
 
-    const RequestContext context = request_context(call);
-    const airlock_request_context raw = context.raw();
-    const std::string variables = strings_object(target->variables);
-    CallLink link(*this, call);
-    airlock_resource_writer out{uri, mime_type, {}, &link, {}};
-    const airlock_status status = on_read(data, &raw, borrow(uri), borrow(variables), &out);
-    if (round_pending(call)) return {};
-    if (status == AIRLOCK_STATUS_NOT_FOUND) return not_found(uri, modern);
-    if (status == AIRLOCK_STATUS_INVALID_ARGUMENT)
-      return error_answer(jsonrpc::kInvalidParams, "resources/read: the resource refused this URI");
-    if (status != AIRLOCK_STATUS_OK || out.contents.empty()) {
-      spdlog::error("resource '{}': on_read returned status {}{}", uri, status,
-                    status == AIRLOCK_STATUS_OK ? " without contents" : "");
-      return error_answer(jsonrpc::kInternalError, "resources/read: the resource could not be read");
-    }
-
-    boost::json::object result{{"contents", std::move(out.contents)}};
-    if (modern) {
-      stamp_modern(result, server_, retry ? Cache::none : Cache::read);
-      if (retry) {
-        result["ttlMs"] = 0;
-        result["cacheScope"] = "private";
+      const RequestContext context = request_context(call);
+      const airlock_request_context raw = context.raw();
+      const std::string variables = strings_object(target->variables);
+      CallLink link(*this, call);
+      airlock_resource_writer out{uri, mime_type, {}, &link, {}};
+      const airlock_status status = on_read(data, &raw, borrow(uri), borrow(variables), &out);
+      if (round_pending(call)) return {};
+      if (status == AIRLOCK_STATUS_NOT_FOUND) return not_found(uri, modern);
+      if (status == AIRLOCK_STATUS_INVALID_ARGUMENT)
+        return error_answer(jsonrpc::kInvalidParams, "resources/read: the resource refused this URI");
+      if (status != AIRLOCK_STATUS_OK || out.contents.empty()) {
+        spdlog::error("resource '{}': on_read returned status {}{}", uri, status,
+                      status == AIRLOCK_STATUS_OK ? " without contents" : "");
+        return error_answer(jsonrpc::kInternalError, "resources/read: the resource could not be read");
       }
-    }
-    ContentAnswer answer;
-    if (auto withheld = run_content_pipeline(ContentKind::resource, uri, server_.routes.content().for_resource(uri),
-                                             result, context, answer.result))
-      return error_answer(jsonrpc::kInternalError, std::string(*withheld));
+
+      boost::json::object result{{"contents", std::move(out.contents)}};
+      if (modern) {
+        stamp_modern(result, server_, retry ? Cache::none : Cache::read);
+        if (retry) {
+          result["ttlMs"] = 0;
+          result["cacheScope"] = "private";
+        }
+      }
+      ContentAnswer served;
+      if (auto withheld = run_content_pipeline(ContentKind::resource, uri, server_.routes.content().for_resource(uri),
+                                               result, context, served.result))
+        return withheld_answer(*withheld);
+      return served;
+    }();
+    if (!round_pending(call))
+      audit_content(audit::Kind::resource_read, registered, uri, request_context(call), answer, started);
     return answer;
   });
 }
@@ -295,30 +346,36 @@ void Session::on_prompts_get(const jsonrpc::Message& m, const Scope& scope) {
                                      prompt->name));
 
   run_content_job(m, scope, [this, prompt, arguments = to_json(arguments)](const InFlight& call) -> ContentAnswer {
-    const RequestContext context = request_context(call);
-    const airlock_request_context raw = context.raw();
-    CallLink link(*this, call);
-    airlock_prompt_writer out;
-    out.channel = &link;
-    const airlock_status status = prompt->on_get(prompt->data, &raw, borrow(prompt->name), borrow(arguments), &out);
-    if (round_pending(call)) return {};
-    if (status == AIRLOCK_STATUS_INVALID_ARGUMENT)
-      return error_answer(jsonrpc::kInvalidParams, "prompts/get: the prompt refused its arguments");
-    if (status != AIRLOCK_STATUS_OK || out.messages.empty()) {
-      spdlog::error("prompt '{}': on_get returned status {}{}", prompt->name, status,
-                    status == AIRLOCK_STATUS_OK ? " without messages" : "");
-      return error_answer(jsonrpc::kInternalError, "prompts/get: the prompt could not be built");
-    }
+    const auto started = std::chrono::steady_clock::now();
+    ContentAnswer answer = [&]() -> ContentAnswer {
+      const RequestContext context = request_context(call);
+      const airlock_request_context raw = context.raw();
+      CallLink link(*this, call);
+      airlock_prompt_writer out;
+      out.channel = &link;
+      const airlock_status status = prompt->on_get(prompt->data, &raw, borrow(prompt->name), borrow(arguments), &out);
+      if (round_pending(call)) return {};
+      if (status == AIRLOCK_STATUS_INVALID_ARGUMENT)
+        return error_answer(jsonrpc::kInvalidParams, "prompts/get: the prompt refused its arguments");
+      if (status != AIRLOCK_STATUS_OK || out.messages.empty()) {
+        spdlog::error("prompt '{}': on_get returned status {}{}", prompt->name, status,
+                      status == AIRLOCK_STATUS_OK ? " without messages" : "");
+        return error_answer(jsonrpc::kInternalError, "prompts/get: the prompt could not be built");
+      }
 
-    boost::json::object result;
-    if (out.description) result["description"] = *out.description;
-    result["messages"] = std::move(out.messages);
-    if (call.scope) stamp_modern(result, server_, Cache::none);
-    ContentAnswer answer;
-    if (auto withheld = run_content_pipeline(ContentKind::prompt, prompt->name,
-                                             server_.routes.content().for_prompt(prompt->name), result, context,
-                                             answer.result))
-      return error_answer(jsonrpc::kInternalError, std::string(*withheld));
+      boost::json::object result;
+      if (out.description) result["description"] = *out.description;
+      result["messages"] = std::move(out.messages);
+      if (call.scope) stamp_modern(result, server_, Cache::none);
+      ContentAnswer served;
+      if (auto withheld = run_content_pipeline(ContentKind::prompt, prompt->name,
+                                               server_.routes.content().for_prompt(prompt->name), result, context,
+                                               served.result))
+        return withheld_answer(*withheld);
+      return served;
+    }();
+    if (!round_pending(call))
+      audit_content(audit::Kind::prompt_get, prompt->name, arguments, request_context(call), answer, started);
     return answer;
   }, "prompts/get");
 }

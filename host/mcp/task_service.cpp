@@ -4,6 +4,8 @@
 // that landed first (here or on another server) always wins.
 #include "mcp/task_service.hpp"
 
+#include "audit/audit_trail.hpp"
+#include "calls/call_audit.hpp"
 #include "calls/tool_call_runner.hpp"
 #include "executor/executor.hpp"
 #include "mcp/input_round.hpp"
@@ -153,6 +155,46 @@ void TaskService::maintain() {
   }
 }
 
+namespace {
+
+// Why a task failed, for the audit trail: its JSON-RPC error code only. The
+// message can hold a name a plugin chose (an input request's key).
+std::string failure_reason(const TaskRecord& task) {
+  boost::system::error_code ec;
+  const auto error = boost::json::parse(task.error, ec);
+  if (!ec && error.is_object())
+    if (const auto* code = error.get_object().if_contains("code"); code && code->is_int64())
+      return fmt::format("error {}", code->get_int64());
+  return "failed";
+}
+
+// A task's life for the audit trail. The id names it; its owner is who
+// acted (a read names the reader instead). No argument or result text.
+void audit_task(audit::Kind kind, const TaskRecord& task, std::string reason = {},
+                const audit::Actor* reader = nullptr) {
+  if (!audit::enabled()) return;
+  audit::Event event;
+  event.kind = kind;
+  event.failed = kind == audit::Kind::task_failed;
+  event.outcome = kind == audit::Kind::task_created     ? "created"
+                  : kind == audit::Kind::task_cancelled ? "cancelled"
+                  : kind == audit::Kind::task_failed    ? "failed"
+                                                        : "read";
+  if (reader) {
+    event.actor = *reader;
+  } else {
+    event.actor.caller = task.owner;
+    event.actor.protocol = task.protocol_version;
+  }
+  event.subject = task.id;
+  event.reason = std::move(reason);
+  event.detail["tool"] = task.tool;
+  event.detail["arguments_sha256"] = arguments_digest(task.arguments);
+  audit::record(std::move(event));
+}
+
+}  // namespace
+
 Result<TaskRecord> TaskService::create(TaskOrigin origin) {
   TaskRecord record;
   record.id = new_task_id();
@@ -175,6 +217,7 @@ Result<TaskRecord> TaskService::create(TaskOrigin origin) {
   // create finds it, on any server.
   if (auto created = store_->create(record); !created) return created.error();
   record.version = 1;
+  audit_task(audit::Kind::task_created, record);
   schedule(record, std::move(origin.client_capabilities));
   return record;
 }
@@ -220,7 +263,11 @@ void TaskService::settle(const TaskRecord& started, const std::function<void(Tas
       spdlog::error("tasks: task {}: cannot record its outcome: {}", started.id.substr(0, 8), written.error().message);
       return;
     }
-    if (*written) return;
+    if (*written) {
+      if (next.status == TaskStatus::failed) audit_task(audit::Kind::task_failed, next, failure_reason(next));
+      if (next.status == TaskStatus::cancelled) audit_task(audit::Kind::task_cancelled, next, "cancelled while running");
+      return;
+    }
   }
   spdlog::error("tasks: task {}: its record kept changing; outcome not recorded", started.id.substr(0, 8));
 }
@@ -369,6 +416,7 @@ Result<std::optional<TaskRecord>> TaskService::cancel(std::string_view id, std::
       std::lock_guard lock(mutex_);
       if (auto it = running_.find(next.id); it != running_.end()) it->second->cancelled = true;
     }
+    audit_task(audit::Kind::task_cancelled, next, "cancelled by the client");
     return std::optional<TaskRecord>(std::move(next));
   }
   return Error{fmt::format("tasks: task {}: its record kept changing", std::string(id).substr(0, 8))};
@@ -389,7 +437,11 @@ std::string TaskService::read_result(const TaskRecord& task, const RequestContex
         {"isError", true}});
   }
   std::string out;
-  run_stored_result_pipeline(*route, stored, reader, task.arguments, out);
+  const PipelineVerdict verdict = run_stored_result_pipeline(*route, stored, reader, task.arguments, out);
+  if (audit::enabled()) {
+    const audit::Actor actor = audit_actor(reader);
+    audit_task(audit::Kind::task_read, task, std::string(verdict.withheld), &actor);
+  }
   return out;
 }
 

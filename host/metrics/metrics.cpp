@@ -84,8 +84,7 @@ Metrics::Metrics(std::vector<std::string> tools, std::vector<std::string> saniti
       sanitizer_failures_(sanitizers_.escaped.size()),
       egress_allowed_(tools_.escaped.size()),
       egress_denied_(tools_.escaped.size()),
-      plugins_(make_label_set(std::move(plugins))),
-      plugin_restarts_(plugins_.escaped.size()) {}
+      plugins_(make_label_set(std::move(plugins))) {}
 
 void Metrics::http_request(std::string_view method, unsigned status, std::chrono::nanoseconds latency) {
   MethodSeries& series = methods_[method_index(method)];
@@ -113,8 +112,6 @@ void Metrics::egress(std::string_view tool, bool allowed) {
 void Metrics::audit_record() { count(audit_records_); }
 
 void Metrics::audit_dropped(std::uint64_t n) { count(audit_dropped_, n); }
-
-void Metrics::plugin_restart(std::string_view plugin) { count(plugin_restarts_[plugins_.index(plugin)]); }
 
 void Metrics::session_opened() { sessions_live_.fetch_add(1, std::memory_order_relaxed); }
 
@@ -189,9 +186,11 @@ std::string Metrics::render() const {
                      tools_.escaped[i], allowed ? "allowed" : "denied", n);
     }
   }
-  render_family(out, "airlock_plugin_restarts_total",
-                "Isolated plugins' workers started again after they died, by plugin.", "plugin", plugins_,
-                plugin_restarts_);
+  header(out, "airlock_plugin_restarts_total", "Isolated plugins' workers started again after they died, by plugin.",
+         "counter");
+  for (std::size_t i = 0; i < plugins_.names.size(); ++i)
+    fmt::format_to(std::back_inserter(out), "airlock_plugin_restarts_total{{plugin=\"{}\"}} {}\n", plugins_.escaped[i],
+                   plugin_restart_count_ ? plugin_restart_count_(plugins_.names[i]) : 0);
   header(out, "airlock_audit_records_total", "Records the audit trail wrote.", "counter");
   fmt::format_to(std::back_inserter(out), "airlock_audit_records_total {}\n", read(audit_records_));
   header(out, "airlock_audit_dropped_total", "Audit records lost to a full queue (each gap is itself recorded).",

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,8 +45,11 @@ class Metrics {
   void audit_record();
   void audit_dropped(std::uint64_t n);
 
-  // An isolated plugin's worker was started again after it died.
-  void plugin_restart(std::string_view plugin);
+  // Where airlock_plugin_restarts_total{plugin} is read from: the count
+  // lives with each isolated plugin, which restarts its own worker. Set
+  // once, before render() is called; unset, every plugin shows 0.
+  using RestartCount = std::function<std::uint64_t(std::string_view plugin)>;
+  void read_plugin_restarts(RestartCount count) { plugin_restart_count_ = std::move(count); }
 
   void session_opened();
   void session_closed();
@@ -97,7 +101,7 @@ class Metrics {
   std::vector<Counter> egress_allowed_;  // by tools_.index()
   std::vector<Counter> egress_denied_;   // by tools_.index()
   LabelSet plugins_;
-  std::vector<Counter> plugin_restarts_;  // by plugins_.index()
+  RestartCount plugin_restart_count_;
   Counter audit_records_{0};
   Counter audit_dropped_{0};
   std::atomic<std::int64_t> sessions_live_{0};

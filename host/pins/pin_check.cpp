@@ -2,6 +2,8 @@
 
 #include "pins/tool_definition.hpp"
 
+#include "audit/audit_trail.hpp"
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -58,6 +60,25 @@ std::string changed_members_text(const PinFinding& finding) {
   return text;
 }
 
+void audit_pin(audit::Kind kind, const PinFinding& finding, std::string reason) {
+  if (!audit::enabled()) return;
+  audit::Event event;
+  event.kind = kind;
+  event.failed = kind == audit::Kind::pin_changed;
+  event.outcome = kind == audit::Kind::pin_recorded ? "recorded" : kind == audit::Kind::pin_accepted ? "accepted"
+                                                                                                      : "changed";
+  event.subject = finding.tool;
+  event.reason = std::move(reason);
+  event.detail["sha256"] = finding.digest;
+  if (finding.pin) event.detail["pinned_sha256"] = finding.pin->sha256;
+  if (!finding.changed_members.empty()) {
+    boost::json::array members;
+    for (const auto& member : finding.changed_members) members.emplace_back(member);
+    event.detail["changed"] = std::move(members);
+  }
+  audit::record(std::move(event));
+}
+
 Result<void> enforce_pins(const PinningConfig& pinning, PluginRegistry& registry) {
   if (!pinning.file) return {};
   auto store = PinStore::load(*pinning.file);
@@ -68,6 +89,7 @@ Result<void> enforce_pins(const PinningConfig& pinning, PluginRegistry& registry
   for (const auto& finding : compare_pins(*store, registry)) {
     if (finding.state == PinState::added) {
       pin_tool(*store, *registry.find_tool(finding.tool));
+      audit_pin(audit::Kind::pin_recorded, finding, {});
       spdlog::info("pinned tool {} (definition sha256 {}) in {}", finding.tool, finding.digest.substr(0, 16),
                    pinning.file->string());
       added = true;
@@ -79,6 +101,7 @@ Result<void> enforce_pins(const PinningConfig& pinning, PluginRegistry& registry
           finding.tool, PluginRegistry::file_of(registry.find_tool(finding.tool)->owner), finding.pin->pinned_at,
           changed_members_text(finding), finding.digest.substr(0, 16), finding.pin->sha256.substr(0, 16),
           refuse ? "refused, not served" : "served anyway", refuse ? "refuse" : "warn", finding.tool);
+      audit_pin(audit::Kind::pin_changed, finding, refuse ? "refused, not served" : "served anyway");
       if (refuse) {
         spdlog::error("{}", message);
         refused.push_back(finding.tool);

@@ -2,6 +2,7 @@
 // which changed; and what the server does about it at start.
 #pragma once
 
+#include "audit/audit_event.hpp"
 #include "config/host_config.hpp"
 #include "pins/pin_store.hpp"
 #include "plugins/plugin_registry.hpp"
@@ -35,6 +36,10 @@ void pin_tool(PinStore& store, const Tool& tool);
 // tool out of service (refuse) or serves it with a warning (warn). The pin of
 // a changed tool is never moved by the server: only `airlock pin --accept`
 // does that. Errors: a pin file that cannot be read or written.
+// Records a pin event (recorded, changed, accepted) for `finding` in the
+// audit trail, when one is installed.
+void audit_pin(audit::Kind kind, const PinFinding& finding, std::string reason);
+
 Result<void> enforce_pins(const PinningConfig& pinning, PluginRegistry& registry);
 
 // "description, inputSchema"

@@ -5,6 +5,7 @@
 #include <boost/json/object.hpp>
 
 #include <string>
+#include <string_view>
 
 namespace airlock::host {
 
@@ -25,6 +26,10 @@ struct RequestContext {
   // every result of that revision carries in _meta, next to resultType
   // (stamped after the chain, so no sanitizer can forge either). Not owned.
   const boost::json::object* modern_server_info = nullptr;
+  // How the request arrived, for the audit trail: "stdio" or "http", and
+  // the peer's address over HTTP.
+  std::string_view transport = {};
+  std::string peer_address = {};
 
   // The airlock_request_context a plugin hook gets; borrows from this.
   airlock_request_context raw() const {

@@ -22,10 +22,13 @@
 #include "pipeline/result_pipeline.hpp"
 
 #include "metrics/metrics.hpp"
+#include "audit/audit_trail.hpp"
 #include "schema/schema_validator.hpp"
 #include "pipeline/tool_result_shape.hpp"
 #include "plugins/host_api.hpp"
+#include "util/json_canonical.hpp"
 #include "util/json_text.hpp"
+#include "util/sha256.hpp"
 #include "util/utf8.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -137,13 +140,14 @@ bool all_utf8(const boost::json::object& result) {
 // Stage 2. The log names the tool, the sanitizer and how it failed; never
 // the data, which is exactly what is being withheld.
 bool sanitize(const ToolRoute& route, boost::json::object& result, const RequestContext& context,
-              std::string_view raw_arguments) {
+              std::string_view raw_arguments, PipelineVerdict& verdict) {
   if (route.chain) {
     const ChainCall call{context, route.tool->name, raw_arguments, route.sanitizer_timeout};
     if (auto failure = route.chain->run(result, call)) {
       spdlog::error("tool '{}': sanitizer '{}' (chain '{}') {}; result withheld", route.tool->name,
                     failure->sanitizer, route.chain->name(), failure->reason);
       if (context.metrics) context.metrics->sanitizer_failure(failure->sanitizer);
+      verdict.step = failure->sanitizer;
       return false;
     }
   }
@@ -339,35 +343,43 @@ void stamp_modern(const RequestContext& context, boost::json::object& result) {
   slot.get_object()["io.modelcontextprotocol/serverInfo"] = *context.modern_server_info;
 }
 
-bool run_stages(const ToolRoute& route, std::optional<boost::json::object> result, const RequestContext& context,
-                std::string_view raw_arguments, const boost::json::array& egress, std::string& out) {
-  const auto withhold = [&](std::string_view text) {
+PipelineVerdict run_stages(const ToolRoute& route, std::optional<boost::json::object> result,
+                           const RequestContext& context, std::string_view raw_arguments,
+                           const boost::json::array& egress, std::string& out) {
+  PipelineVerdict verdict;
+  const auto withhold = [&](std::string_view stage, std::string_view text) {
     auto withheld = error_result(text);
     write_provenance(egress, withheld);
     stamp_modern(context, withheld);
     append_json(out, withheld);
-    return true;
+    verdict.error = true;
+    verdict.withheld = stage;
+    return verdict;
   };
-  if (!result || !sanitize(route, *result, context, raw_arguments)) return withhold(kWithheldText);
+  if (!result) return withhold("payload", kWithheldText);
+  if (audit::enabled()) verdict.result_sha256 = sha256_hex(sha256(canonical_json(*result)));
+  if (!sanitize(route, *result, context, raw_arguments, verdict)) return withhold("chain", kWithheldText);
   if (auto invalid = validate_output(route, *result)) {
     spdlog::error("tool '{}': output does not match its outputSchema ({}); result withheld", route.tool->name,
                   *invalid);
-    return withhold(fmt::format(
-        "tool result withheld: its structured output does not match the tool's outputSchema ({})", *invalid));
+    return withhold("output_schema",
+                    fmt::format("tool result withheld: its structured output does not match the tool's "
+                                "outputSchema ({})",
+                                *invalid));
   }
   mirror(route, *result);
-  if (!envelope(route, *result)) return withhold(kWithheldText);
+  if (!envelope(route, *result)) return withhold("envelope", kWithheldText);
   write_provenance(egress, *result);
   stamp_modern(context, *result);
-  const bool error = is_error(*result);
-  if (!fit_budget(route, *result, out)) return withhold(kOverBudgetText);
-  return error;
+  verdict.error = is_error(*result);
+  if (!fit_budget(route, *result, out)) return withhold("budget", kOverBudgetText);
+  return verdict;
 }
 
 }  // namespace
 
-bool run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
-                         std::string_view raw_arguments, std::string& out) {
+PipelineVerdict run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
+                                    std::string_view raw_arguments, std::string& out) {
   const boost::json::array egress = provenance(outcome.output.egress);
   return run_stages(route, check_payload(*route.tool, outcome), context, raw_arguments, egress, out);
 }
@@ -379,8 +391,9 @@ StoredToolResult store_tool_result(const ToolRoute& route, ToolCallOutcome outco
   return stored;
 }
 
-bool run_stored_result_pipeline(const ToolRoute& route, const StoredToolResult& stored, const RequestContext& context,
-                                std::string_view raw_arguments, std::string& out) {
+PipelineVerdict run_stored_result_pipeline(const ToolRoute& route, const StoredToolResult& stored,
+                                           const RequestContext& context, std::string_view raw_arguments,
+                                           std::string& out) {
   // A copy per read: the chain works on it, the stored result stays as it is.
   return run_stages(route, stored.result, context, raw_arguments, stored.egress, out);
 }
@@ -392,8 +405,9 @@ std::string run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome,
   return out;
 }
 
-bool run_invalid_arguments_pipeline(const ToolRoute& route, std::string_view failure, const RequestContext& context,
-                                    std::string_view raw_arguments, std::string& out) {
+PipelineVerdict run_invalid_arguments_pipeline(const ToolRoute& route, std::string_view failure,
+                                               const RequestContext& context, std::string_view raw_arguments,
+                                               std::string& out) {
   return run_stages(route, error_result(fmt::format("invalid arguments: {}", failure)), context, raw_arguments,
                     boost::json::array{}, out);
 }

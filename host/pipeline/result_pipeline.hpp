@@ -8,6 +8,7 @@
 
 #include <airlock/airlock.h>
 
+#include <chrono>
 #include <string>
 #include <string_view>
 
@@ -21,15 +22,28 @@ inline constexpr std::string_view kOverBudgetText = "tool result withheld: it do
 struct ToolCallOutcome {
   airlock_status status = AIRLOCK_STATUS_INTERNAL;  // what on_call returned
   ToolOutput output;                                // what it set through the host
+  std::chrono::nanoseconds took{0};                 // how long on_call ran
+};
+
+// How a result left the pipeline, in the host's words: what the caller
+// counts and the audit trail records. Nothing here holds a byte of the result.
+struct PipelineVerdict {
+  bool error = false;  // what was appended is an error result (isError)
+  // The stage that withheld the result: "payload", "chain", "output_schema",
+  // "envelope" or "budget"; empty when the result was delivered.
+  std::string_view withheld;
+  std::string step;  // the sanitizer that withheld it, when the chain did
+  // SHA-256 of the canonical JSON of the result as stage 1 left it (before
+  // any sanitizer); set only while an audit trail is installed.
+  std::string result_sha256;
 };
 
 // Runs every stage and appends the serialized CallToolResult to `out`
 // (which may already hold the start of a JSON-RPC response: the result is
 // written in place, never copied again). The budget counts only what is
 // appended. A sanitizer that withholds the result is counted in
-// context.metrics, when set. True when what was appended is an error
-// result (isError: the tool's error, or the host's withheld text).
-bool run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
+// context.metrics, when set.
+PipelineVerdict run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
                          std::string_view raw_arguments, std::string& out);
 
 // The same, returning the serialized CallToolResult.
@@ -44,13 +58,13 @@ struct StoredToolResult {
   boost::json::array egress;                  // the provenance entries, as _meta["airlock/egress"] lists them
 };
 StoredToolResult store_tool_result(const ToolRoute& route, ToolCallOutcome outcome);
-bool run_stored_result_pipeline(const ToolRoute& route, const StoredToolResult& stored, const RequestContext& context,
+PipelineVerdict run_stored_result_pipeline(const ToolRoute& route, const StoredToolResult& stored, const RequestContext& context,
                                 std::string_view raw_arguments, std::string& out);
 
 // The result for arguments that fail the tool's inputSchema: host text that
 // names the schema location and keyword only, sent through the same pipeline
 // (so the chain sees it) without the tool ever running.
-bool run_invalid_arguments_pipeline(const ToolRoute& route, std::string_view failure, const RequestContext& context,
+PipelineVerdict run_invalid_arguments_pipeline(const ToolRoute& route, std::string_view failure, const RequestContext& context,
                                     std::string_view raw_arguments, std::string& out);
 
 }  // namespace airlock::host

@@ -6,6 +6,11 @@
 
 #include "egress/fetcher.hpp"
 #include "plugins/host_api.hpp"
+#include "audit/audit_trail.hpp"
+#include "metrics/metrics.hpp"
+#include "util/sha256.hpp"
+
+#include <fmt/format.h>
 
 #include <spdlog/spdlog.h>
 
@@ -31,6 +36,42 @@ void audit(std::string_view tool, const EgressRecord& record) {
   } else {
     audit_log().warn("egress denied tool={} url={} reason=\"{}\"", tool, record.url, record.rule);
   }
+}
+
+// "scheme://host:port" of a hop: where it went, without the path and query
+// that may carry a tool's arguments. Empty for a URL refused unread.
+std::string destination_of(const EgressRecord& record) {
+  if (record.host.empty()) return {};
+  const auto scheme_end = record.url.find("://");
+  const std::string_view scheme =
+      scheme_end == std::string::npos ? std::string_view("") : std::string_view(record.url).substr(0, scheme_end);
+  const bool v6 = record.host.find(':') != std::string::npos && !record.host.starts_with('[');
+  return fmt::format("{}://{}{}{}:{}", scheme, v6 ? "[" : "", record.host, v6 ? "]" : "", record.port);
+}
+
+// The decision for the audit trail. The whole URL stays out of it (a digest
+// stands for it), so a rule that quotes it has it replaced by the destination.
+void audit_trail(std::string_view tool, const EgressRecord& record, const airlock_call& call) {
+  if (!audit::enabled()) return;
+  audit::Event event;
+  event.kind = audit::Kind::egress;
+  event.failed = !record.allowed;
+  event.outcome = record.allowed ? "allowed" : "denied";
+  event.subject = std::string(tool);
+  event.destination = destination_of(record);
+  event.address = record.address;
+  std::string rule = record.rule;
+  if (!record.url.empty())
+    for (auto at = rule.find(record.url); at != std::string::npos; at = rule.find(record.url, at))
+      rule.replace(at, record.url.size(), event.destination.empty() ? "(the url)" : event.destination);
+  event.reason = std::move(rule);
+  if (record.allowed) event.bytes = record.bytes;
+  event.detail["url_sha256"] = sha256_hex(sha256(record.url));
+  if (record.http_status) event.detail["http_status"] = record.http_status;
+  if (record.truncated) event.detail["truncated"] = true;
+  if (!record.error.empty()) event.detail["network_error"] = true;
+  if (call.request) event.actor = *call.request;
+  audit::record(std::move(event));
 }
 
 }  // namespace
@@ -69,6 +110,8 @@ airlock_status call_fetch(airlock_call* call, const airlock_fetch_request* reque
       std::lock_guard lock(call->fetch_mutex);
       for (auto& record : reached) {
         audit(call->tool_name, record);
+        audit_trail(call->tool_name, record, *call);
+        if (call->metrics) call->metrics->egress(call->tool_name, record.allowed);
         call->output.egress.push_back(std::move(record));
       }
       // Kept until on_call returns; a deque never moves what it holds.

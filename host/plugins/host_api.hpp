@@ -2,6 +2,7 @@
 // the function table every plugin receives.
 #pragma once
 
+#include "audit/audit_event.hpp"
 #include "egress/egress_policy.hpp"
 #include "plugins/abi_values.hpp"
 #include "egress/fetcher.hpp"
@@ -29,6 +30,7 @@
 
 namespace airlock::host {
 struct Config;
+class Metrics;
 
 // The _meta key under which untrusted text is labelled (see airlock.h).
 inline constexpr std::string_view kUntrustedMetaKey = "airlock/untrusted";
@@ -139,6 +141,10 @@ struct airlock_call {
   std::string_view tool_name;
   const airlock::host::EgressPolicy* egress = nullptr;
   const airlock::host::Fetcher* fetcher = nullptr;
+  // Who the call runs for, for the audit trail's egress records (null:
+  // none recorded); where egress decisions are counted (null: nowhere).
+  const airlock::host::audit::Actor* request = nullptr;
+  airlock::host::Metrics* metrics = nullptr;
   std::mutex fetch_mutex;  // guards fetched and output.egress: call_fetch may run on a tool's own threads
   std::deque<std::string> fetched;  // what call_fetch lent out, kept until on_call returns
 };

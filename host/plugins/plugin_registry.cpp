@@ -2,16 +2,20 @@
 // happens when one is bad.
 #include "plugins/plugin_registry.hpp"
 
+#include "audit/audit_trail.hpp"
 #include "isolation/isolation_policy.hpp"
 #include "packs/pack_verify.hpp"
 #include "packs/sealed_object.hpp"
 #include "packs/trust_keys.hpp"
+#include "util/sha256.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <system_error>
 
 namespace airlock::host {
@@ -86,6 +90,29 @@ void warn_if_unlike_manifest(const PluginLibrary& plugin, const PackObject& entr
                  text(sanitizers), text(sorted(entry.sanitizers)));
 }
 
+// SHA-256 of the object file as it is now (for a pack's object, the bytes
+// that were verified a moment ago); empty when it cannot be read.
+std::string object_digest(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return {};
+  const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return sha256_hex(sha256(bytes));
+}
+
+// A plugin or pack event for the audit trail. `reason` is the loader's
+// message for a refusal: the file and what was wrong with it.
+void audit_load(audit::Kind kind, std::string subject, std::string reason, boost::json::object detail) {
+  if (!audit::enabled()) return;
+  audit::Event event;
+  event.kind = kind;
+  event.failed = kind == audit::Kind::plugin_refused || kind == audit::Kind::pack_refused;
+  event.outcome = event.failed ? "refused" : kind == audit::Kind::pack_verified ? "verified" : "loaded";
+  event.subject = std::move(subject);
+  event.reason = std::move(reason);
+  event.detail = std::move(detail);
+  audit::record(std::move(event));
+}
+
 }  // namespace
 
 std::string PluginRegistry::file_of(const std::shared_ptr<PluginLibrary>& owner) {
@@ -96,6 +123,8 @@ Result<std::unique_ptr<PluginRegistry>> PluginRegistry::load(const Config& confi
   auto registry = std::make_unique<PluginRegistry>();
   const bool skip = config.plugins.on_error == OnPluginError::skip;
   auto refuse = [&](const std::string& message) -> bool {
+    audit_load(audit::Kind::plugin_refused, message.substr(0, message.find(": ")), message,
+               {{"fatal", !skip}});
     if (!skip) return false;
     spdlog::error("{} (skipped: plugins.on_error = \"skip\")", message);
     ++registry->skipped_;
@@ -166,9 +195,13 @@ Result<std::unique_ptr<PluginRegistry>> PluginRegistry::load(const Config& confi
       }
       auto pack = verify_pack_dir(entry.path, *trust);
       if (!pack) {
+        audit_load(audit::Kind::pack_refused, entry.path.string(), pack.error().message, {});
         if (refuse(pack.error().message)) continue;
         return pack.error();
       }
+      audit_load(audit::Kind::pack_verified, pack->manifest.name,
+                 {}, {{"path", entry.path.string()}, {"version", pack->origin().version},
+                      {"signer", pack->origin().signer}});
       for (const auto& warning : pack->warnings) spdlog::warn("{}", warning);
       auto origin = std::make_shared<const PackOrigin>(pack->origin());
       for (auto& object : pack->objects) {
@@ -237,6 +270,16 @@ Result<void> PluginRegistry::add(std::shared_ptr<PluginLibrary> plugin) {
     sanitizer.owner = plugin;
     sanitizers_.push_back(std::move(sanitizer));
     sanitizers_by_name_.emplace(sanitizers_.back().name, &sanitizers_.back());
+  }
+  if (audit::enabled()) {
+    boost::json::object detail{{"file", file},
+                               {"version", ctx.version},
+                               {"isolated", plugin->isolated() != nullptr},
+                               {"isolation", plugin->isolation()},
+                               {"sha256", object_digest(plugin->file())}};
+    if (const PackOrigin* pack = plugin->pack()) detail["pack"] = pack->name;
+    if (const IsolatedPlugin* worker = plugin->isolated()) detail["confinement"] = worker->confinement();
+    audit_load(audit::Kind::plugin_loaded, ctx.name, {}, std::move(detail));
   }
   if (const IsolatedPlugin* worker = plugin->isolated())
     spdlog::info("{}: {} runs isolated: {}{}", file, ctx.name, worker->confinement(),

@@ -5,6 +5,8 @@
 // comment; stuck write: close).
 #include "transport/http/connection.hpp"
 
+#include "audit/audit_trail.hpp"
+
 #include "mcp/jsonrpc.hpp"
 #include "mcp/modern_request.hpp"
 #include "mcp/protocol.hpp"
@@ -183,6 +185,26 @@ void Connection::on_read(boost::system::error_code ec) {
 
 // ---- routing ---------------------------------------------------------------
 
+void Connection::audit_refusal(unsigned status, std::string_view reason, boost::json::object detail) const {
+  if (!audit::enabled()) return;
+  audit::Event event;
+  event.kind = status == 401 ? audit::Kind::auth_failed
+               : status == 429 ? audit::Kind::rate_limited
+                               : audit::Kind::request_refused;
+  event.failed = true;
+  event.outcome = "refused";
+  event.actor.transport = "http";
+  event.actor.address = peer_address(peer_);
+  event.actor.caller = identity_;
+  event.subject = path_;
+  event.reason = std::string(reason);
+  event.http_method = method_.substr(0, 16);
+  event.http_path = path_;
+  event.http_status = status;
+  event.detail = std::move(detail);
+  audit::record(std::move(event));
+}
+
 void Connection::handle(Request& request) {
   state_ = State::handling;
   method_ = std::string(request.method_string());
@@ -192,21 +214,27 @@ void Connection::handle(Request& request) {
   // Before any check reads one of them: a check and a proxy in front must
   // not each pick a different line. The connection closes, as after any
   // request whose framing a reader could take two ways.
-  if (const auto repeated = repeated_singleton_header(BeastHeaders(request)))
+  const std::string_view target(request.target().data(), request.target().size());
+  const std::string_view path = target.substr(0, target.find('?'));
+  path_ = std::string(path.substr(0, 128));
+  if (const auto repeated = repeated_singleton_header(BeastHeaders(request))) {
+    audit_refusal(400, fmt::format("duplicate {} header", *repeated));
     return respond_error(400, jsonrpc::kInvalidRequest, fmt::format("Bad Request: duplicate {} header", *repeated),
                          true);
+  }
 
   // DNS rebinding: a page on a hostile name that resolves to loopback still
   // says its own name in Host and Origin.
   const std::string_view host = header(request, "Host");
-  if (!host_allowed(host, ctx_.hosts))
+  if (!host_allowed(host, ctx_.hosts)) {
+    audit_refusal(403, "Host not allowed", {{"host", host.substr(0, 256)}});
     return respond_error(403, jsonrpc::kServerBusy, fmt::format("Invalid Host: {}", host));
-  if (const std::string_view origin = header(request, "Origin"); !origin_allowed(origin, ctx_.hosts))
+  }
+  if (const std::string_view origin = header(request, "Origin"); !origin_allowed(origin, ctx_.hosts)) {
+    audit_refusal(403, "Origin not allowed", {{"origin", origin.substr(0, 256)}});
     return respond_error(403, jsonrpc::kServerBusy, fmt::format("Invalid Origin: {}", origin));
+  }
 
-  const std::string_view target(request.target().data(), request.target().size());
-  const std::string_view path = target.substr(0, target.find('?'));
-  path_ = std::string(path.substr(0, 128));
   const bool is_mcp = path == ctx_.config.path;
   const bool is_metrics = path == "/metrics";
   if (path == "/healthz") {
@@ -220,6 +248,8 @@ void Connection::handle(Request& request) {
   if (ctx_.auth.enabled()) {
     const auto outcome = ctx_.auth.authenticate(header(request, "Authorization"));
     if (outcome.verdict != Authenticator::Verdict::ok) {
+      audit_refusal(401, outcome.verdict == Authenticator::Verdict::missing ? "no bearer token"
+                                                                           : "bearer token not valid");
       auto response = make_response(401, jsonrpc::error(nullptr, jsonrpc::kInvalidRequest,
                                                         outcome.verdict == Authenticator::Verdict::missing
                                                             ? "Unauthorized: a bearer token is required"
@@ -235,6 +265,7 @@ void Connection::handle(Request& request) {
   const auto admitted = ctx_.rate.admit(identity_.empty() ? peer_address(peer_) : identity_,
                                         std::chrono::steady_clock::now());
   if (!admitted.allowed) {
+    audit_refusal(429, "over the rate limit");
     auto response = make_response(429, jsonrpc::error(nullptr, jsonrpc::kServerBusy,
                                                       "Too Many Requests: over the rate limit (transport.http.rate_limit)"),
                                   "application/json");
@@ -318,6 +349,7 @@ void Connection::handle_post(Request& request, const Identity* identity) {
   bool created = false;
   if (header(request, "Mcp-Session-Id").empty() && is_request && message.method == "initialize") {
     session = ctx_.sessions.create(identity_);
+    if (session) session->mcp().set_transport("http", peer_address(peer_));
     if (!session) {
       auto response = make_response(503, jsonrpc::error(message.id, jsonrpc::kServerBusy,
                                                         "Service Unavailable: too many live sessions "
@@ -397,6 +429,7 @@ void Connection::handle_modern_post(Request& request, jsonrpc::Message& message,
                    "application/json");
 
   auto exchange = ctx_.sessions.create_stateless(identity_);
+  exchange->mcp().set_transport("http", peer_address(peer_));
   if (in_scope) exchange->mcp().set_tool_scope(in_scope);
   const std::string key = boost::json::serialize(message.id);
   const auto stream = exchange->open_request_stream(key, json && !listen);

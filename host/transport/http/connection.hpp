@@ -68,6 +68,9 @@ class Connection final : public StreamSink, public std::enable_shared_from_this<
   void send(std::shared_ptr<Response> response, bool close);
   void respond(unsigned status, std::string body, std::string_view content_type, bool close = false);
   void respond_error(unsigned status, int code, std::string_view message, bool close = false);
+  // Records a request the front door refused (before any MCP handling) in
+  // the audit trail: `reason` is host text; `detail` what else it knows.
+  void audit_refusal(unsigned status, std::string_view reason, boost::json::object detail = {}) const;
   void after_response(bool close);
   void finish_json();
 

@@ -1,0 +1,104 @@
+#include "calls/call_audit.hpp"
+
+#include "audit/audit_trail.hpp"
+#include "util/json_canonical.hpp"
+#include "util/sha256.hpp"
+
+#include <redact_secrets.hpp>
+
+#include <boost/json/parse.hpp>
+
+#include <atomic>
+
+namespace airlock::host {
+namespace {
+
+std::atomic<const plugins::SecretRedactor*> argument_redactor{nullptr};
+
+// Every string of `value`, keys included, through the redactor: a key can
+// carry a secret as well as a value can.
+void redact(boost::json::value& value, const plugins::SecretRedactor& redactor) {
+  if (auto* text = value.if_string()) {
+    if (auto redacted = redactor(*text)) *text = *redacted;
+  } else if (auto* array = value.if_array()) {
+    for (auto& item : *array) redact(item, redactor);
+  } else if (auto* object = value.if_object()) {
+    boost::json::object out;
+    for (auto& [key, item] : *object) {
+      redact(item, redactor);
+      auto name = redactor(key);
+      out[name ? *name : std::string(key)] = std::move(item);
+    }
+    *object = std::move(out);
+  }
+}
+
+std::string_view outcome_word(CallEnd end, const PipelineVerdict* verdict) {
+  switch (end) {
+    case CallEnd::cancelled: return "cancelled";
+    case CallEnd::timed_out: return "timeout";
+    case CallEnd::invalid_arguments: return "invalid_arguments";
+    case CallEnd::ran: break;
+  }
+  if (!verdict) return "cancelled";
+  if (!verdict->withheld.empty()) return "withheld";
+  return verdict->error ? "tool_error" : "delivered";
+}
+
+}  // namespace
+
+audit::Actor audit_actor(const RequestContext& context) {
+  return audit::Actor{context.caller, context.session_id, context.request_id, context.protocol_version,
+                      std::string(context.transport.empty() ? "stdio" : context.transport), context.peer_address};
+}
+
+std::string arguments_digest(std::string_view arguments) {
+  boost::system::error_code ec;
+  const auto value = boost::json::parse(arguments, ec);
+  return sha256_hex(sha256(ec ? arguments : std::string_view(canonical_json(value))));
+}
+
+void audit_tool_call(const ToolRoute& route, const RequestContext& context, std::string_view raw_arguments,
+                     CallEnd end, const PipelineVerdict* verdict, std::chrono::nanoseconds took,
+                     std::string_view delivered, std::size_t bytes) {
+  if (!audit::enabled()) return;
+  audit::Event event;
+  event.kind = audit::Kind::tool_call;
+  event.outcome = outcome_word(end, verdict);
+  event.failed = event.outcome != "delivered";
+  event.actor = audit_actor(context);
+  event.subject = route.tool->name;
+  if (verdict && !verdict->withheld.empty())
+    event.reason = verdict->step.empty() ? std::string(verdict->withheld)
+                                         : std::string(verdict->withheld) + ": " + verdict->step;
+  event.duration = std::chrono::duration_cast<std::chrono::microseconds>(took);
+  if (end != CallEnd::cancelled) event.bytes = bytes;
+
+  auto& detail = event.detail;
+  detail["arguments_sha256"] = arguments_digest(raw_arguments);
+  if (const auto* redactor = argument_redactor.load(std::memory_order_acquire)) {
+    boost::system::error_code ec;
+    auto values = boost::json::parse(raw_arguments, ec);
+    if (!ec) {
+      redact(values, *redactor);
+      detail["arguments"] = std::move(values);
+    }
+  }
+  if (route.chain) {
+    detail["chain"] = route.chain->name();
+    boost::json::array steps;
+    for (const auto* step : route.chain->steps()) steps.emplace_back(step->name);
+    detail["chain_steps"] = std::move(steps);
+  } else {
+    detail["chain"] = "none";
+  }
+  if (verdict && !verdict->result_sha256.empty()) detail["result_sha256"] = verdict->result_sha256;
+  if (!delivered.empty()) detail["delivered_sha256"] = sha256_hex(sha256(delivered));
+  audit::record(std::move(event));
+}
+
+void record_argument_values(const plugins::SecretRedactor* redactor) noexcept {
+  argument_redactor.store(redactor, std::memory_order_release);
+}
+
+}  // namespace airlock::host
