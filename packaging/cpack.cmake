@@ -16,11 +16,13 @@ set(AIRLOCK_PACKAGING_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 install(FILES ${AIRLOCK_PACKAGING_DIR}/airlock.toml DESTINATION /etc/airlock COMPONENT system)
 install(FILES ${AIRLOCK_PACKAGING_DIR}/airlock.service DESTINATION /lib/systemd/system COMPONENT system)
+install(FILES ${AIRLOCK_PACKAGING_DIR}/airlock.logrotate DESTINATION /etc/logrotate.d RENAME airlock COMPONENT system)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/airlock
         COMPONENT system)
 
 # dpkg keeps an operator's edits to these across upgrades.
-file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/packaging/conffiles CONTENT "/etc/airlock/airlock.toml\n")
+file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/packaging/conffiles
+     CONTENT "/etc/airlock/airlock.toml\n/etc/logrotate.d/airlock\n")
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME airlock)

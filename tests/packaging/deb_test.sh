@@ -110,8 +110,8 @@ has_dependency "$(field "$dev_deb" Recommends)" libgtest-dev ||
 mkdir -p "$work/control"
 dpkg-deb -e "$runtime_deb" "$work/control"
 [ -f "$work/control/conffiles" ] || fail "airlock has no conffiles list"
-[ "$(cat "$work/control/conffiles")" = /etc/airlock/airlock.toml ] ||
-  fail "airlock's conffiles list is '$(cat "$work/control/conffiles")', not /etc/airlock/airlock.toml"
+[ "$(cat "$work/control/conffiles")" = "$(printf '/etc/airlock/airlock.toml\n/etc/logrotate.d/airlock')" ] ||
+  fail "airlock's conffiles list is '$(cat "$work/control/conffiles")', not /etc/airlock/airlock.toml and /etc/logrotate.d/airlock"
 for script in postinst prerm postrm; do
   [ -x "$work/control/$script" ] || fail "airlock has no executable $script"
   sh -n "$work/control/$script" || fail "airlock's $script is not valid sh"
@@ -127,7 +127,7 @@ contents "$dev_deb" >"$work/dev.list"
 plugindir=usr/$AIRLOCK_PLUGINDIR
 [ "$plugindir" = usr/lib/airlock/plugins ] ||
   fail "the plugin directory is /$plugindir, but the shipped airlock.toml names /usr/lib/airlock/plugins"
-for file in "usr/$AIRLOCK_BINDIR/airlock" "usr/$AIRLOCK_BINDIR/airlock-pack" etc/airlock/airlock.toml lib/systemd/system/airlock.service \
+for file in "usr/$AIRLOCK_BINDIR/airlock" "usr/$AIRLOCK_BINDIR/airlock-pack" etc/airlock/airlock.toml etc/logrotate.d/airlock lib/systemd/system/airlock.service \
   usr/share/doc/airlock/README.md "$plugindir/airlock_identity.so" "$plugindir/airlock_strip_control.so" \
   "$plugindir/airlock_inert_urls.so" "$plugindir/airlock_escape_markup.so" "$plugindir/airlock_redact_secrets.so" \
   "$plugindir/airlock_truncate_strings.so" "$plugindir/airlock_fetch.so"; do
@@ -163,8 +163,11 @@ conf=$root/etc/airlock/airlock.toml
 grep -qE '^listen = "127\.0\.0\.1:[0-9]+"' "$conf" || fail "/etc/airlock/airlock.toml does not listen on loopback"
 grep -qx 'require_signed = true' "$conf" || fail "/etc/airlock/airlock.toml does not require signed packs"
 # Checked by the staged server itself, its absolute paths moved into the root.
-mkdir -p "$root/var/lib/airlock/packs"
-sed "s|\"/usr/lib/airlock/|\"$root/usr/lib/airlock/|g; s|\"/var/lib/airlock/|\"$root/var/lib/airlock/|g" "$conf" >"$work/system.toml"
+mkdir -p "$root/var/lib/airlock/packs" "$root/var/log/airlock"
+sed "s|\"/usr/lib/airlock/|\"$root/usr/lib/airlock/|g; s|\"/var/lib/airlock/|\"$root/var/lib/airlock/|g;
+     s|\"/var/log/airlock/|\"$root/var/log/airlock/|g; s|\"/etc/airlock/|\"$root/etc/airlock/|g" "$conf" >"$work/system.toml"
+# What postinst does: the key that signs the audit trail's checkpoints.
+quietly "$airlock" audit keygen "$root/etc/airlock/audit.key"
 if ! bounded "$airlock" list -c "$work/system.toml" >"$work/list.log" 2>&1; then
   cat "$work/list.log" >&2
   fail "airlock list -c /etc/airlock/airlock.toml fails"
@@ -176,6 +179,10 @@ done
 grep -qx 'file = "/var/lib/airlock/pins.json"' "$conf" || fail "/etc/airlock/airlock.toml keeps no pins in /var/lib/airlock"
 quietly "$airlock" pin -c "$work/system.toml"
 [ -s "$root/var/lib/airlock/pins.json" ] || fail "airlock pin on the shipped config wrote no /var/lib/airlock/pins.json"
+# The shipped config keeps an audit trail, and `airlock pin` recorded what it pinned there.
+grep -q '"event_code":"pin_recorded"' "$root/var/log/airlock/audit.log" ||
+  fail "airlock pin on the shipped config recorded no pin_recorded in /var/log/airlock/audit.log"
+quietly "$airlock" audit verify "$root/var/log/airlock/audit.log" --key "$root/etc/airlock/audit.key.pub"
 
 echo "-- the systemd unit"
 unit=$root/lib/systemd/system/airlock.service
@@ -183,7 +190,7 @@ for setting in 'User=airlock' 'StateDirectory=airlock' 'NoNewPrivileges=yes' 'Pr
   'ProtectHome=yes' 'PrivateTmp=yes' 'PrivateDevices=yes' 'ProtectKernelTunables=yes' 'ProtectKernelModules=yes' \
   'ProtectKernelLogs=yes' 'ProtectControlGroups=yes' 'RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX' \
   'RestrictNamespaces=user net' 'LockPersonality=yes' 'MemoryDenyWriteExecute=yes' \
-  'SystemCallFilter=@system-service' 'CapabilityBoundingSet=' \
+  'SystemCallFilter=@system-service' 'CapabilityBoundingSet=' 'LogsDirectory=airlock' \
   'SystemCallFilter=seccomp landlock_create_ruleset landlock_add_rule landlock_restrict_self' \
   'ExecStart=/usr/bin/airlock serve -c /etc/airlock/airlock.toml'; do
   grep -qxF "$setting" "$unit" || fail "airlock.service lacks '$setting'"
