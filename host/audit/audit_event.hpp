@@ -53,6 +53,13 @@ enum class Kind : std::uint8_t {
 // What a kind is called in records ("tool_call", "pin_changed", ...).
 std::string_view kind_name(Kind kind) noexcept;
 
+// The kind named `name`; nothing for a name no kind has.
+std::optional<Kind> kind_from_name(std::string_view name) noexcept;
+
+// A short title for people ("Tool call", "Definition pin changed"): CEF's
+// Name field.
+std::string_view kind_title(Kind kind) noexcept;
+
 // Who acted, as the transport knows the client. Empty fields are unknown or
 // do not apply (stdio has no session id, address or authenticated caller).
 struct Actor {
@@ -91,5 +98,20 @@ struct Event {
   // rest beside the record (OCSF: `unmapped`).
   boost::json::object detail;
 };
+
+// How much a record matters to whoever reads the trail, in OCSF's words;
+// CEF and syslog map it onto their own scales.
+enum class Severity : std::uint8_t { informational = 1, low = 2, medium = 3, high = 4 };
+
+// Informational for an ordinary success; low for a request that was denied,
+// withheld or refused; medium for failed authentication and for code or
+// definitions the host would not trust; high for a crash and for lost records.
+Severity severity_of(const Event& event) noexcept;
+
+std::string_view severity_name(Severity severity) noexcept;
+
+// One sentence of host words for the record, built only from the event's
+// host-made fields: "tool_call get_forecast: delivered".
+std::string describe(const Event& event);
 
 }  // namespace airlock::host::audit
