@@ -81,6 +81,19 @@ int main(int argc, char** argv) {
   pin->add_option("--accept", pin_args.accept, "Tool whose changed definition becomes its pin (repeatable)");
   pin->add_flag("--accept-all", pin_args.accept_all, "Accept every changed definition");
 
+  auto* audit = app.add_subcommand("audit", "Verify an audit trail, or make the key that signs its checkpoints");
+  audit->require_subcommand(1);
+  airlock::host::AuditVerifyArgs verify_args;
+  auto* audit_verify =
+      audit->add_subcommand("verify", "Check the chain and checkpoint signatures (exit 1: a record does not verify)");
+  audit_verify->add_option("files", verify_args.files, "Trail files, oldest first (rotated ones before the current)")
+      ->required();
+  audit_verify->add_option("--key", verify_args.key, "KEYFILE.pub: every checkpoint must be signed by this key");
+  audit_verify->add_flag("--json", verify_args.json, "Print the report as JSON");
+  std::filesystem::path keygen_file;
+  auto* audit_keygen = audit->add_subcommand("keygen", "Write a new Ed25519 checkpoint key KEYFILE and KEYFILE.pub");
+  audit_keygen->add_option("keyfile", keygen_file, "Where to write the signing key (never overwritten)")->required();
+
   // Never parsed here (main runs airlock-pack first); listed for --help.
   app.add_subcommand("pack", "Build, verify and install signed tool packs (see airlock pack --help)")
       ->allow_extras();
@@ -97,5 +110,7 @@ int main(int argc, char** argv) {
   if (*list) return airlock::host::list_command(list_config);
   if (*check) return airlock::host::check_command(check_args);
   if (*pin) return airlock::host::pin_command(pin_args);
+  if (*audit_verify) return airlock::host::audit_verify_command(verify_args);
+  if (*audit_keygen) return airlock::host::audit_keygen_command(keygen_file);
   return 2;
 }

@@ -58,7 +58,30 @@ struct Trail::Impl {
   const AuditFormat format;
   const std::size_t capacity;
   const std::chrono::seconds checkpoint_interval;
-  Metrics* const metrics;
+  // This mutex guards metrics (where records and drops are counted; null:
+  // nowhere yet) and the counts it has not been given (count_in adds them).
+  std::mutex metrics_mutex;
+  Metrics* metrics;
+  std::uint64_t records_uncounted = 0;
+  std::uint64_t dropped_uncounted = 0;
+
+  // Metrics only count (atomic increments), so calling them under the lock
+  // is safe; the lock is what keeps a count from landing twice or nowhere
+  // while count_in swaps the target.
+  void count_record() noexcept {
+    const std::lock_guard lock(metrics_mutex);
+    if (metrics)
+      metrics->audit_record();
+    else
+      ++records_uncounted;
+  }
+  void count_dropped() noexcept {
+    const std::lock_guard lock(metrics_mutex);
+    if (metrics)
+      metrics->audit_dropped(1);
+    else
+      ++dropped_uncounted;
+  }
 
   // This mutex guards queue, dropped_pending, queued_total, done_total and stopping.
   std::mutex mutex;
@@ -117,7 +140,7 @@ void Trail::Impl::push(Event&& event) noexcept {
     }
     lost = true;
   }
-  if (lost && metrics) metrics->audit_dropped(1);
+  if (lost) count_dropped();
   if (was_empty || lost) wake.notify_one();
 }
 
@@ -160,7 +183,7 @@ void Trail::Impl::write_event(Event event) {
     if (written) {
       chain.advance(line);
       ++records_since_checkpoint;
-      if (metrics) metrics->audit_record();
+      count_record();
       if (failing) {
         spdlog::info("{}: audit records are written again", sink->describe());
         failing = false;
@@ -174,7 +197,7 @@ void Trail::Impl::write_event(Event event) {
       spdlog::error("{} (retrying every {} ms)", written.error().message, kWriterTick.count());
     if (stop_requested()) {
       // Stopping with a sink that will not take it: the record is lost, and counted.
-      if (metrics) metrics->audit_dropped(1);
+      count_dropped();
       return;
     }
     std::this_thread::sleep_for(kWriterTick);
@@ -254,6 +277,15 @@ void Trail::Impl::run() noexcept {
     spdlog::error("audit: the last checkpoint was not written");
   }
   written.notify_all();
+}
+
+void Trail::count_in(Metrics* metrics) noexcept {
+  const std::lock_guard lock(impl_->metrics_mutex);
+  impl_->metrics = metrics;
+  if (!metrics) return;
+  // What was counted while no metrics were given, exactly once.
+  for (; impl_->records_uncounted > 0; --impl_->records_uncounted) metrics->audit_record();
+  if (impl_->dropped_uncounted > 0) metrics->audit_dropped(std::exchange(impl_->dropped_uncounted, 0));
 }
 
 Result<std::unique_ptr<Trail>> Trail::open(const AuditConfig& config, Metrics* metrics) {

@@ -72,10 +72,10 @@ bool Verifier::checkpoint(const std::filesystem::path& file, std::uint64_t numbe
     return fail(file, number, &record, "checkpoint holds no head and seq");
   if (head->get_string() != record.link.prev || *seq + 1 != record.link.seq)
     return fail(file, number, &record, "checkpoint head is not the record before it");
-  ++state.summary.checkpoints;
   const auto* signature = record.detail.if_contains("signature");
   const bool is_signed = signature && signature->is_string();
   if (!options_.key) {
+    ++state.summary.checkpoints;
     if (is_signed) ++state.summary.unchecked_signatures;
     state.since_protected = 0;
     return true;
@@ -85,11 +85,12 @@ bool Verifier::checkpoint(const std::filesystem::path& file, std::uint64_t numbe
   if (const auto* key_id = record.detail.if_contains("key_id");
       key_id && key_id->is_string() && key_id->get_string() != expected_id)
     return fail(file, number, &record,
-                fmt::format("checkpoint is signed by key {}, not by the given key {}",
+                fmt::format("checkpoint is signed by key {}, not by the given key {} (--key takes the .pub file)",
                             std::string_view(key_id->get_string()), expected_id));
   const std::string message = checkpoint_message(record.link.replica, *seq, record.link.prev);
   if (!verify_checkpoint_signature(*options_.key, message, signature->get_string()))
     return fail(file, number, &record, "checkpoint signature does not verify");
+  ++state.summary.checkpoints;
   ++state.summary.signed_checkpoints;
   state.since_protected = 0;
   return true;
@@ -184,9 +185,9 @@ std::string render_report(const VerifyReport& report) {
   std::string out;
   if (report.failure) {
     const VerifyFailure& f = *report.failure;
-    out += fmt::format("FAILED {}:{}", f.file.string(), f.line);
-    if (f.seq) out += fmt::format(" (replica {}, seq {})", f.replica, *f.seq);
-    out += fmt::format(": {}\n", f.reason);
+    out += fmt::format("{}:{}: ", f.file.string(), f.line);
+    if (f.seq) out += fmt::format("record {} of replica {}: ", *f.seq, f.replica);
+    out += fmt::format("{}\nNOT VERIFIED: the first record that does not verify is named above\n", f.reason);
   } else {
     out += fmt::format("verified: {} record(s) in {} file(s)\n", report.records, report.files.size());
   }

@@ -309,9 +309,11 @@ std::string format_ocsf(const Event& event, const ChainLink& link, const FormatC
     if (!event.http_path.empty()) unmapped["http_path"] = event.http_path;
     if (event.http_status != 0) unmapped["http_status"] = event.http_status;
   }
-  if (activity.class_uid != 6003 && !event.subject.empty() && activity.class_uid != 6002 &&
-      activity.class_uid != 4001)
-    unmapped["subject"] = event.subject;
+  // API Activity names its subject in resources; the other classes have no
+  // attribute that means "what airlock acted on" in every case (app.name
+  // and actor.app_name carry it only where it is that), so it is kept here
+  // too, where one query finds it whatever the class.
+  if (activity.class_uid != 6003 && !event.subject.empty()) unmapped["subject"] = event.subject;
   if (!event.reason.empty()) unmapped["reason"] = event.reason;
   if (event.bytes && !bytes_mapped) unmapped["bytes"] = *event.bytes;
   if (event.duration) unmapped["duration_us"] = event.duration->count();

@@ -40,4 +40,18 @@ struct PinCommandArgs {
 // 2: a bad config, pin file or tool name.
 int pin_command(const PinCommandArgs& args);
 
+struct AuditVerifyArgs {
+  std::vector<std::filesystem::path> files;  // in order: the oldest rotated file first
+  std::optional<std::filesystem::path> key;  // KEYFILE.pub: every checkpoint must carry its signature
+  bool json = false;
+};
+
+// `airlock audit verify`: the trail's chain and checkpoint signatures. 0:
+// verified; 1: a record does not verify; 2: an unreadable file or a bad key.
+int audit_verify_command(const AuditVerifyArgs& args);
+
+// `airlock audit keygen KEYFILE`: a new Ed25519 checkpoint key (KEYFILE, mode
+// 0600, never overwritten) and KEYFILE.pub; prints the public key. 0 or 2.
+int audit_keygen_command(const std::filesystem::path& key_file);
+
 }  // namespace airlock::host

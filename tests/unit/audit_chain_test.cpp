@@ -144,6 +144,8 @@ TEST_F(AuditChain, ADeletedLineIsNamedBySeq) {
   ASSERT_TRUE(report.failure);
   EXPECT_EQ(report.failure->line, 3u);
   EXPECT_EQ(report.failure->reason, "seq 4 follows seq 2");
+  EXPECT_THAT(render_report(report),
+              HasSubstr(config().file.string() + ":3: record 4 of replica r1: seq 4 follows seq 2\n"));
 }
 
 TEST_F(AuditChain, AReorderIsNamedAtTheFirstMovedLine) {

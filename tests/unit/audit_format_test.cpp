@@ -83,6 +83,7 @@ TEST(OcsfFormat, ToolCallIsApiActivityWithActorApiAndResource) {
   EXPECT_EQ(unmapped.at("bytes"), 512);
   EXPECT_EQ(unmapped.at("detail").at("arguments_sha256").as_string(), std::string(64, 'b'));
   EXPECT_FALSE(unmapped.contains("protocol"));  // mapped to api.version
+  EXPECT_FALSE(unmapped.contains("subject"));   // in resources
 }
 
 TEST(OcsfFormat, ChainLinkIsTheLastMemberOfTheLine) {
@@ -214,6 +215,7 @@ TEST(OcsfFormat, CodeAndDefinitionsAreApplicationLifecycle) {
     EXPECT_EQ(r.at("activity_id"), c.activity);
     EXPECT_EQ(r.at("severity_id"), c.severity);
     EXPECT_TRUE(r.at("app").as_object().contains("name"));
+    EXPECT_EQ(r.at("unmapped").at("subject"), "thing");
   }
   Event refused;
   refused.kind = Kind::plugin_refused;

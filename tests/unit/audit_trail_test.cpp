@@ -248,6 +248,24 @@ TEST_F(AuditTrail, SyslogGetsRfc5424MessagesOnItsSocket) {
   EXPECT_EQ(match[1], "84");  // warning: a failed authentication
 }
 
+TEST_F(AuditTrail, MetricsGivenLaterCountWhatCameBeforeExactlyOnce) {
+  auto trail = Trail::open(config(), nullptr);
+  ASSERT_TRUE(trail);
+  for (int i = 0; i < 3; ++i) (*trail)->record(call(i));
+  (*trail)->flush();
+  Metrics metrics({}, {});
+  (*trail)->count_in(&metrics);
+  (*trail)->count_in(&metrics);  // given twice: still counted once
+  EXPECT_THAT(metrics.render(), HasSubstr("airlock_audit_records_total 3\n"));
+  (*trail)->record(call(3));
+  (*trail)->flush();
+  EXPECT_THAT(metrics.render(), HasSubstr("airlock_audit_records_total 4\n"));
+  (*trail)->count_in(nullptr);
+  (*trail)->record(call(4));
+  (*trail)->flush();
+  EXPECT_THAT(metrics.render(), HasSubstr("airlock_audit_records_total 4\n"));
+}
+
 TEST_F(AuditTrail, AnUnopenableFileIsAnErrorThatNamesIt) {
   AuditConfig c = config();
   c.file = dir_ / "no-such-dir" / "audit.log";
