@@ -65,7 +65,8 @@ json::object error_result(std::string_view text) {
 json::object call_tool(const Tool& tool, const std::string& arguments, const std::atomic<bool>* cancelled) {
   // As the host runs it, with no network and no client.
   const std::atomic<bool> never{false};
-  auto [status, out] = ToolCallRunner().run(tool, nullptr, arguments, cancelled ? *cancelled : never, nullptr);
+  auto [status, out, took] = ToolCallRunner().run(tool, nullptr, arguments, cancelled ? *cancelled : never, nullptr);
+  (void)took;
   json::value result = nullptr;
   std::string problem;
   if (status == AIRLOCK_STATUS_TOOL_ERROR) {

@@ -46,7 +46,7 @@ void audit_server(audit::Kind kind, std::string_view how, std::string outcome, b
   event.failed = failed;
   event.subject = "airlock";
   event.detail["version"] = AIRLOCK_VERSION;
-  event.detail["transport"] = how;
+  if (!how.empty()) event.detail["transport"] = how;
   event.detail["pid"] = static_cast<std::int64_t>(::getpid());
   audit::record(std::move(event));
 }
