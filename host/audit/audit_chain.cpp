@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <fstream>
 #include <system_error>
 
 #include <sys/stat.h>
@@ -101,6 +102,29 @@ Result<FileTail> read_file_tail(int fd, const std::filesystem::path& path) {
       if (at != std::string::npos) last_newline = offset + at;
     }
   }
+}
+
+std::optional<ReplicaTail> last_record_of(const std::filesystem::path& file, std::string_view replica) {
+  std::ifstream in(file, std::ios::binary | std::ios::ate);
+  if (!in) return std::nullopt;
+  const auto size = static_cast<std::uint64_t>(in.tellg());
+  const std::uint64_t start = size > kReplicaScanBytes ? size - kReplicaScanBytes : 0;
+  std::string bytes(size - start, '\0');
+  in.seekg(static_cast<std::streamoff>(start));
+  if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) return std::nullopt;
+  // Complete lines only, newest first; a first line cut by the scan's
+  // start is not whole and is skipped.
+  std::size_t end = bytes.rfind('\n');
+  while (end != std::string::npos) {
+    const std::size_t previous = end == 0 ? std::string::npos : bytes.rfind('\n', end - 1);
+    if (previous == std::string::npos && start != 0) break;
+    const std::size_t begin = previous == std::string::npos ? 0 : previous + 1;
+    const std::string_view line = std::string_view(bytes).substr(begin, end - begin);
+    if (auto record = parse_record(line); record && record->link.replica == replica)
+      return ReplicaTail{std::move(*record), line_hash(line)};
+    end = previous;
+  }
+  return std::nullopt;
 }
 
 }  // namespace airlock::host::audit

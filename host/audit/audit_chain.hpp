@@ -88,4 +88,16 @@ struct FileTail {
 // record (appending would chain to something that is not one).
 Result<FileTail> read_file_tail(int fd, const std::filesystem::path& path);
 
+// The last record of `replica` in `file`, and its line's hash, looking back
+// at most kReplicaScanBytes from the end; nothing when there is none there.
+// A file may hold several replicas' records (a server's, and those of the
+// `airlock pin` and `airlock pack install` runs beside it): each continues
+// its own chain, wherever its last record sits.
+inline constexpr std::uint64_t kReplicaScanBytes = std::uint64_t{64} << 20;
+struct ReplicaTail {
+  ChainedRecord record;
+  std::string hash;
+};
+std::optional<ReplicaTail> last_record_of(const std::filesystem::path& file, std::string_view replica);
+
 }  // namespace airlock::host::audit

@@ -301,10 +301,15 @@ Result<std::unique_ptr<Trail>> Trail::open(const AuditConfig& config, Metrics* m
   auto impl = std::make_unique<Impl>(config, metrics, std::move(*sink), std::move(signer), std::move(replica));
 
   const FileTail tail = impl->sink->tail();
-  // Another replica's record at the end of the file is not ours to continue:
-  // this replica's chain starts here, and the verifier follows each apart.
-  if (tail.last && tail.last->link.replica == impl->chain.replica())
+  // The chain continues from this replica's last record in the file, which
+  // need not be the file's last: `airlock pin` may have written after it
+  // under a replica of its own. The verifier follows each replica apart.
+  if (tail.last && tail.last->link.replica == impl->chain.replica()) {
     impl->chain.resume(tail.last->link.seq, tail.last_hash);
+  } else if (tail.last && config.sink == AuditSinkKind::file) {
+    if (auto own = last_record_of(config.file, impl->chain.replica()))
+      impl->chain.resume(own->record.link.seq, own->hash);
+  }
   if (tail.torn_bytes > 0) impl->carried_detail["torn_tail_bytes"] = tail.torn_bytes;
 
   if (config.sink == AuditSinkKind::file) {

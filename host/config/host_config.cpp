@@ -769,11 +769,16 @@ class ConfigReader {
   void read_audit(const toml::table& table) {
     auto& audit = config_.audit;
     audit.enabled = true;
+    bool sink_read = true;  // a bad sink is the problem to name, not the file it would have needed
     for (const auto& [key, node] : table) {
       const std::string name(key.str());
       const std::string path = "audit." + key_text(name);
       if (name == "sink") {
-        if (auto value = choice_value(node, path, kAuditSinks)) audit.sink = *value;
+        if (auto value = choice_value(node, path, kAuditSinks)) {
+          audit.sink = *value;
+        } else {
+          sink_read = false;
+        }
       } else if (name == "file") {
         if (auto value = string_value(node, path); value && value->empty()) {
           report(place(node, path), "expected a file name, got \"\"");
@@ -810,7 +815,7 @@ class ConfigReader {
         report_unknown_key(key, "audit");
       }
     }
-    if (audit.sink == AuditSinkKind::file && audit.file.empty())
+    if (sink_read && audit.sink == AuditSinkKind::file && audit.file.empty())
       report(place(table, "audit"), "missing key 'file': sink = \"file\" needs the file to write records to");
   }
 

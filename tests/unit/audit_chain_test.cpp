@@ -321,6 +321,28 @@ TEST_F(AuditChain, InterleavedReplicasVerifyEachChainApart) {
   EXPECT_EQ(report.replicas.size(), 2u);
 }
 
+// `airlock pin` writes under "<replica>.pin" into the server's file; the
+// server's next start continues its own chain past those records, so the
+// file holds two whole chains and not a server chain begun again.
+TEST_F(AuditChain, AServerContinuesItsOwnChainPastAnotherReplicasRecords) {
+  write(config(), 2);
+  AuditConfig pin = config();
+  pin.replica = "r1.pin";
+  write(pin, 1);
+  write(config(), 1, 3);
+  const auto content = lines(config().file);
+  ASSERT_EQ(content.size(), 7u) << "3 + 2 + 2 records, checkpoints included";
+  const auto resumed = parse_record(content[5]);
+  ASSERT_TRUE(resumed);
+  EXPECT_EQ(resumed->link.replica, "r1");
+  EXPECT_EQ(resumed->link.seq, 4u) << "after the server's own 3, not a new chain";
+  EXPECT_EQ(resumed->link.prev, line_hash(content[2]));
+  const auto report = verify({config().file});
+  EXPECT_FALSE(report.failure) << render_report(report);
+  EXPECT_TRUE(report.notes.empty()) << render_report(report);
+  EXPECT_EQ(report.replicas.size(), 2u);
+}
+
 TEST_F(AuditChain, KeygenRefusesToOverwriteAndWritesAPrivateFile) {
   const fs::path key = keygen();
   struct stat info {};

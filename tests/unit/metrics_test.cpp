@@ -49,6 +49,10 @@ TEST(Metrics, RendersEveryFamilyWithHelpAndTypeBeforeAnyEvent) {
            {"airlock_tool_calls_total", "counter"},
            {"airlock_tool_errors_total", "counter"},
            {"airlock_sanitizer_failures_total", "counter"},
+           {"airlock_egress_total", "counter"},
+           {"airlock_plugin_restarts_total", "counter"},
+           {"airlock_audit_records_total", "counter"},
+           {"airlock_audit_dropped_total", "counter"},
            {"airlock_sessions_live", "gauge"}}) {
     EXPECT_THAT(text, HasLine("# TYPE " + name + " " + type));
     EXPECT_THAT(text, HasSubstr("# HELP " + name + " "));
@@ -131,6 +135,19 @@ TEST(Metrics, RendersExactlyTheseLinesAfterKnownEvents) {
             "# HELP airlock_sanitizer_failures_total Results withheld because a sanitizer failed, by sanitizer.\n"
             "# TYPE airlock_sanitizer_failures_total counter\n"
             "airlock_sanitizer_failures_total{sanitizer=\"acme.redact\"} 1\n"
+            "# HELP airlock_egress_total Egress decisions of tools' fetches, by tool and decision.\n"
+            "# TYPE airlock_egress_total counter\n"
+            "airlock_egress_total{tool=\"echo\",decision=\"allowed\"} 0\n"
+            "airlock_egress_total{tool=\"echo\",decision=\"denied\"} 0\n"
+            "# HELP airlock_plugin_restarts_total Isolated plugins' workers started again after they died, by "
+            "plugin.\n"
+            "# TYPE airlock_plugin_restarts_total counter\n"
+            "# HELP airlock_audit_records_total Records the audit trail wrote.\n"
+            "# TYPE airlock_audit_records_total counter\n"
+            "airlock_audit_records_total 0\n"
+            "# HELP airlock_audit_dropped_total Audit records lost to a full queue (each gap is itself recorded).\n"
+            "# TYPE airlock_audit_dropped_total counter\n"
+            "airlock_audit_dropped_total 0\n"
             "# HELP airlock_sessions_live MCP sessions open over HTTP.\n"
             "# TYPE airlock_sessions_live gauge\n"
             "airlock_sessions_live 1\n");
@@ -143,6 +160,28 @@ std::vector<std::uint64_t> buckets_of(const std::string& text, const std::string
   for (const auto& line : lines_of(text))
     if (line.starts_with(prefix)) counts.push_back(std::stoull(line.substr(line.rfind(' ') + 1)));
   return counts;
+}
+
+TEST(Metrics, CountsEgressByToolAndDecisionAuditRecordsAndReadsRestartsFromThePlugins) {
+  Metrics metrics({"fetch"}, {}, {"acme.tools", "airlock.fetch"});
+  metrics.egress("fetch", true);
+  metrics.egress("fetch", false);
+  metrics.egress("fetch", false);
+  metrics.egress("ghost", true);
+  metrics.audit_record();
+  metrics.audit_record();
+  metrics.audit_dropped(3);
+  EXPECT_THAT(metrics.render(), HasLine("airlock_plugin_restarts_total{plugin=\"acme.tools\"} 0"))
+      << "no reader yet: every plugin at 0";
+  metrics.read_plugin_restarts([](std::string_view plugin) -> std::uint64_t { return plugin == "acme.tools" ? 7 : 0; });
+  const std::string text = metrics.render();
+  EXPECT_THAT(text, HasLine("airlock_egress_total{tool=\"fetch\",decision=\"allowed\"} 1"));
+  EXPECT_THAT(text, HasLine("airlock_egress_total{tool=\"fetch\",decision=\"denied\"} 2"));
+  EXPECT_THAT(text, HasLine("airlock_egress_total{tool=\"(other)\",decision=\"allowed\"} 1"));
+  EXPECT_THAT(text, HasLine("airlock_audit_records_total 2"));
+  EXPECT_THAT(text, HasLine("airlock_audit_dropped_total 3"));
+  EXPECT_THAT(text, HasLine("airlock_plugin_restarts_total{plugin=\"acme.tools\"} 7"));
+  EXPECT_THAT(text, HasLine("airlock_plugin_restarts_total{plugin=\"airlock.fetch\"} 0"));
 }
 
 TEST(Metrics, HistogramBucketsAreCumulativeAndEndInTheCount) {
