@@ -4,10 +4,10 @@
 
 #include "packs/sodium_init.hpp"
 #include "util/base64.hpp"
+#include "util/key_file.hpp"
 #include "util/sha256.hpp"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 #include <sodium.h>
 
 #include <algorithm>
@@ -143,39 +143,11 @@ std::string CheckpointSigner::sign(std::string_view message) const {
 
 Result<CheckpointSigner> CheckpointSigner::from_file(const std::filesystem::path& path) {
   ensure_sodium();
-  {
-    // Whoever reads the seed can sign a rewritten trail.
-    std::error_code ec;
-    const auto permissions = std::filesystem::status(path, ec).permissions();
-    using std::filesystem::perms;
-    if (!ec && (permissions & (perms::group_all | perms::others_all)) != perms::none)
-      spdlog::warn("{}: the audit signing key is readable by others than its owner (chmod 600 it)", path.string());
-  }
-  auto text = read_small_file(path, "audit signing key");
-  if (!text) return text.error();
-  const Wiped text_wipe{text->data(), text->size()};
-  std::array<unsigned char, 32> seed{};
-  const Wiped seed_wipe{seed.data(), seed.size()};
-  const std::string_view content = *text;
-  if (content.size() == seed.size()) {
-    std::copy(content.begin(), content.end(), seed.begin());
-    return CheckpointSigner(seed);
-  }
-  if (auto decoded = from_base64(trim_whitespace(content))) {
-    const Wiped decoded_wipe{decoded->data(), decoded->size()};
-    if (decoded->size() != seed.size())
-      return Error{fmt::format("{}: the audit signing key is the base64 of {} bytes; it must be 32 bytes",
-                               path.string(), decoded->size())};
-    std::copy(decoded->begin(), decoded->end(), seed.begin());
-    return CheckpointSigner(seed);
-  }
-  if (content.size() > kKeyFileMaxBytes)
-    return Error{fmt::format("{}: an audit signing key must be exactly 32 raw bytes or the base64 of 32 bytes; "
-                             "this file holds more than {} bytes",
-                             path.string(), kKeyFileMaxBytes)};
-  return Error{fmt::format("{}: an audit signing key must be exactly 32 raw bytes or the base64 of 32 bytes; "
-                           "this file holds {} bytes",
-                           path.string(), content.size())};
+  auto seed = read_key_file(path, "the audit signing key");
+  if (!seed) return seed.error();
+  CheckpointSigner signer(*seed);
+  sodium_memzero(seed->data(), seed->size());
+  return signer;
 }
 
 Result<std::string> generate_signing_key(const std::filesystem::path& path) {

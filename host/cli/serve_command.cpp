@@ -104,15 +104,7 @@ Result<std::unique_ptr<plugins::SecretRedactor>> argument_redactor(const Config&
 // by replicas, or one made for this process alone.
 Result<RequestStateSealer> make_sealer(const Config& config) {
   const std::chrono::seconds ttl(config.server.request_state_ttl_s);
-  if (const auto& file = config.server.request_state_key_file) {
-    // Whoever reads the key can forge any client's answers.
-    std::error_code ec;
-    const auto permissions = std::filesystem::status(*file, ec).permissions();
-    using std::filesystem::perms;
-    if (!ec && (permissions & (perms::group_all | perms::others_all)) != perms::none)
-      spdlog::warn("{}: the requestState key is readable by others than its owner (chmod 600 it)", file->string());
-    return RequestStateSealer::from_file(*file, ttl);
-  }
+  if (const auto& file = config.server.request_state_key_file) return RequestStateSealer::from_file(*file, ttl);
   spdlog::debug("no [server] request_state_key_file: requestState is sealed with a key made at start, so a client's "
                 "retry must reach this process");
   return RequestStateSealer::generated(ttl);

@@ -4,6 +4,7 @@
 #include "util/base64.hpp"
 #include "util/json_canonical.hpp"
 #include "util/json_text.hpp"
+#include "util/key_file.hpp"
 #include "util/sha256.hpp"
 
 #include <boost/json/parse.hpp>
@@ -30,10 +31,6 @@ constexpr std::string_view kTokenPrefix = "1.";
 constexpr std::size_t kNonceBytes = crypto_aead_xchacha20poly1305_ietf_NPUBBYTES;
 constexpr std::size_t kTagBytes = crypto_aead_xchacha20poly1305_ietf_ABYTES;
 static_assert(std::tuple_size_v<RequestStateSealer::Key> == crypto_aead_xchacha20poly1305_ietf_KEYBYTES);
-
-// Longer than any key file could honestly be: raw (32) or base64 (44) plus
-// whitespace. Stops a misconfigured path (a log, a device) from being read whole.
-constexpr std::size_t kKeyFileMaxBytes = 1024;
 
 std::int64_t unix_seconds(std::chrono::system_clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
@@ -108,46 +105,6 @@ std::optional<RoundState> parse_state(std::string_view text, std::int64_t now) {
   return state;
 }
 
-// Zeroes bytes that held key material when the scope ends, on every way out.
-struct WipedBytes {
-  void* bytes;
-  std::size_t size;
-  WipedBytes(void* b, std::size_t n) : bytes(b), size(n) {}
-  WipedBytes(const WipedBytes&) = delete;
-  WipedBytes& operator=(const WipedBytes&) = delete;
-  ~WipedBytes() { sodium_memzero(bytes, size); }
-};
-
-struct FileCloser {
-  void operator()(std::FILE* stream) const { std::fclose(stream); }
-};
-
-// stdio rather than iostreams so that errno holds the reason for the message.
-Result<std::string> read_key_file(const std::filesystem::path& path) {
-  const auto cannot_read = [&path](int error) {
-    return Error{fmt::format("{}: cannot read the request state key: {}", path.string(),
-                             std::generic_category().message(error))};
-  };
-  errno = 0;
-  const std::unique_ptr<std::FILE, FileCloser> stream(std::fopen(path.c_str(), "rb"));
-  if (!stream) return cannot_read(errno);
-  std::string text(kKeyFileMaxBytes + 1, '\0');
-  const std::size_t count = std::fread(text.data(), 1, text.size(), stream.get());
-  if (std::ferror(stream.get())) {
-    sodium_memzero(text.data(), text.size());
-    return cannot_read(errno);
-  }
-  text.resize(count);  // fread wrote only these bytes; the rest stayed zero
-  return Result<std::string>(boost::system::in_place_value, std::move(text));
-}
-
-std::string_view trim_whitespace(std::string_view s) {
-  constexpr std::string_view kWhitespace = " \t\r\n";
-  const auto first = s.find_first_not_of(kWhitespace);
-  if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(kWhitespace) - first + 1);
-}
-
 }  // namespace
 
 std::string params_digest(const json::object& params) {
@@ -175,34 +132,11 @@ RequestStateSealer RequestStateSealer::generated(std::chrono::seconds ttl) {
 
 Result<RequestStateSealer> RequestStateSealer::from_file(const std::filesystem::path& path, std::chrono::seconds ttl) {
   ensure_sodium();
-  auto text = read_key_file(path);
-  if (!text) return text.error();
-  const WipedBytes content_wipe{text->data(), text->size()};
-  const std::string_view content = *text;
-
-  Key key{};
-  const WipedBytes key_wipe{key.data(), key.size()};
-  if (content.size() == key.size()) {
-    std::copy(content.begin(), content.end(), key.begin());
-    return RequestStateSealer(key, ttl);
-  }
-  if (const std::string_view encoded = trim_whitespace(content); is_base64(encoded)) {
-    if (auto decoded = from_base64(encoded, sodium_base64_VARIANT_ORIGINAL)) {
-      const WipedBytes decoded_wipe{decoded->data(), decoded->size()};
-      if (decoded->size() != key.size())
-        return Error{fmt::format("{}: the request state key is the base64 of {} bytes; it must be 32 bytes",
-                                 path.string(), decoded->size())};
-      std::copy(decoded->begin(), decoded->end(), key.begin());
-      return RequestStateSealer(key, ttl);
-    }
-  }
-  if (content.size() > kKeyFileMaxBytes)
-    return Error{fmt::format("{}: a request state key must be exactly 32 raw bytes or the base64 of 32 bytes; "
-                             "this file holds more than {} bytes",
-                             path.string(), kKeyFileMaxBytes)};
-  return Error{fmt::format("{}: a request state key must be exactly 32 raw bytes or the base64 of 32 bytes; "
-                           "this file holds {} bytes",
-                           path.string(), content.size())};
+  auto key = read_key_file(path, "the request state key");
+  if (!key) return key.error();
+  RequestStateSealer sealer(*key, ttl);
+  sodium_memzero(key->data(), key->size());
+  return sealer;
 }
 
 std::string RequestStateSealer::seal(const RoundState& state, const StateBinding& binding,
