@@ -173,7 +173,7 @@ Result<std::string> generate_signing_key(const std::filesystem::path& path) {
 
   if (auto written = write_new_file(path, seed_text, 0600); !written) return written.error();
   if (auto written = write_new_file(public_path, public_text + "\n", 0644); !written) return written.error();
-  return public_text;
+  return Result<std::string>(boost::system::in_place_value, public_text);
 }
 
 }  // namespace airlock::host::audit
