@@ -65,12 +65,18 @@ class FileSink final : public Sink {
   }
 
   Result<void> write(std::string_view record, Severity) override {
+    line_.assign(record);
+    line_ += '\n';
+    return write_lines(line_);
+  }
+
+  bool writes_lines() const override { return true; }
+
+  Result<void> write_lines(std::string_view lines) override {
     if (fd_ < 0) {
       if (auto opened = open(); !opened) return opened.error();
     }
-    line_.assign(record);
-    line_ += '\n';
-    const auto [error, written] = write_all(fd_, line_);
+    const auto [error, written] = write_all(fd_, lines);
     if (error == 0) return {};
     // Take back the part that went, so the retry does not follow a torn line.
     if (written > 0) {
@@ -97,7 +103,13 @@ class StderrSink final : public Sink {
   Result<void> write(std::string_view record, Severity) override {
     line_.assign(record);
     line_ += '\n';
-    if (const auto [error, written] = write_all(STDERR_FILENO, line_); error != 0)
+    return write_lines(line_);
+  }
+
+  bool writes_lines() const override { return true; }
+
+  Result<void> write_lines(std::string_view lines) override {
+    if (const auto [error, written] = write_all(STDERR_FILENO, lines); error != 0)
       return Error{fmt::format("stderr: cannot write the audit trail: {}", errno_text(error))};
     return {};
   }

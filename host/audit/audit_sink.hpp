@@ -22,6 +22,12 @@ class Sink {
   // Writes one record (a line, or a datagram for syslog). On an error
   // nothing of it stays written, so the record can be written again.
   virtual Result<void> write(std::string_view record, Severity severity) = 0;
+  // Whether write_lines() takes several records in one write: a stream
+  // (file, stderr) does; syslog's datagrams are one record each.
+  virtual bool writes_lines() const { return false; }
+  // Writes records already joined, each followed by '\n', in one go; all or
+  // nothing, like write(). Only when writes_lines().
+  virtual Result<void> write_lines(std::string_view lines) { return write(lines, Severity::informational); }
 
   // Closes and opens again (SIGHUP); a file sink opens whatever file is at
   // its path now.

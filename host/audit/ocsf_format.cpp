@@ -5,9 +5,11 @@
 
 #include "util/json_text.hpp"
 
+#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 
 #include <chrono>
+#include <cstddef>
 
 namespace airlock::host::audit {
 namespace json = boost::json;
@@ -92,20 +94,21 @@ std::int64_t epoch_ms(std::chrono::system_clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
 }
 
-json::object product(const FormatContext& context) {
-  return json::object{{"name", "airlock"}, {"vendor_name", "airlock"}, {"version", context.product_version}};
+json::object product(const FormatContext& context, const json::storage_ptr& sp) {
+  return json::object({{"name", "airlock"}, {"vendor_name", "airlock"}, {"version", context.product_version}},
+                      sp);
 }
 
 // The application a lifecycle record is about: airlock itself, or the
 // plugin, pack or tool it names (whose vendor the host does not know).
-json::object lifecycle_app(const Event& event, const FormatContext& context) {
+json::object lifecycle_app(const Event& event, const FormatContext& context, const json::storage_ptr& sp) {
   switch (event.kind) {
     case Kind::server_start:
     case Kind::server_stop:
     case Kind::config_loaded:
-      return product(context);
+      return product(context, sp);
     default: {
-      json::object app{{"name", event.subject}, {"vendor_name", "unknown"}};
+      json::object app({{"name", event.subject}, {"vendor_name", "unknown"}}, sp);
       if (const auto* publisher = event.detail.if_contains("publisher"); publisher && publisher->is_string())
         app["vendor_name"] = publisher->get_string();
       return app;
@@ -173,7 +176,13 @@ OcsfActivity ocsf_activity(const Event& event) noexcept {
 std::string format_ocsf(const Event& event, const ChainLink& link, const FormatContext& context) {
   const OcsfActivity activity = ocsf_activity(event);
   const Severity severity = severity_of(event);
-  json::object record;
+  // One arena per record: the tree is built, serialized and dropped whole,
+  // so a record costs the writer no allocation at all until it outgrows the
+  // buffer (then the arena takes blocks from the heap, and frees them here).
+  alignas(std::max_align_t) unsigned char buffer[16384];
+  json::monotonic_resource arena(buffer, sizeof buffer);
+  const json::storage_ptr sp(&arena);
+  json::object record(sp);
   record["activity_id"] = activity.activity_id;
   record["activity_name"] = activity.activity_name;
   record["category_uid"] = activity.category_uid;
@@ -189,49 +198,50 @@ std::string format_ocsf(const Event& event, const ChainLink& link, const FormatC
   record["status"] = event.failed ? "Failure" : "Success";
   if (!event.outcome.empty()) record["status_detail"] = event.outcome;
   record["message"] = describe(event);
-  record["metadata"] = json::object{{"version", kOcsfVersion},
-                                    {"product", product(context)},
-                                    {"log_name", "audit"},
-                                    {"log_provider", "airlock"},
-                                    {"event_code", kind_name(event.kind)},
-                                    {"uid", link.replica + ":" + std::to_string(link.seq)}};
+  record["metadata"] = json::object({{"version", kOcsfVersion},
+                                     {"product", product(context, sp)},
+                                     {"log_name", "audit"},
+                                     {"log_provider", "airlock"},
+                                     {"event_code", kind_name(event.kind)},
+                                     {"uid", link.replica + ":" + std::to_string(link.seq)}}, sp);
 
   // What the class has no attribute for; filled as each class takes its own.
-  json::object unmapped;
+  json::object unmapped(sp);
   bool protocol_mapped = false;
   bool request_mapped = false;
   bool destination_mapped = false;
   bool http_mapped = false;
   bool bytes_mapped = false;
 
-  json::object actor;
-  if (!event.actor.caller.empty()) actor["user"] = json::object{{"name", event.actor.caller}};
-  if (!event.actor.session.empty()) actor["session"] = json::object{{"uid", event.actor.session}};
-  json::object src_endpoint;
+  json::object actor(sp);
+  if (!event.actor.caller.empty()) actor["user"] = json::object({{"name", event.actor.caller}}, sp);
+  if (!event.actor.session.empty()) actor["session"] = json::object({{"uid", event.actor.session}}, sp);
+  json::object src_endpoint(sp);
   if (!event.actor.address.empty()) src_endpoint["ip"] = event.actor.address;
 
   switch (activity.class_uid) {
     case 6003: {  // API Activity: actor, api and src_endpoint are required
       record["actor"] = std::move(actor);
-      json::object api_object{{"operation", api_operation(event.kind)}};
-      if (!event.actor.request.empty()) api_object["request"] = json::object{{"uid", event.actor.request}};
+      json::object api_object({{"operation", api_operation(event.kind)}}, sp);
+      if (!event.actor.request.empty())
+        api_object["request"] = json::object({{"uid", event.actor.request}}, sp);
       if (!event.actor.protocol.empty()) api_object["version"] = event.actor.protocol;
       record["api"] = std::move(api_object);
       protocol_mapped = request_mapped = true;
       // stdio has no peer address: the endpoint is named by its transport.
       if (src_endpoint.empty() && !event.actor.transport.empty()) src_endpoint["name"] = event.actor.transport;
       record["src_endpoint"] = std::move(src_endpoint);
-      json::array resources;
+      json::array resources(sp);
       if (!event.subject.empty())
-        resources.push_back(json::object{{"type", subject_type(event.kind)}, {"name", event.subject}});
+        resources.push_back(json::object({{"type", subject_type(event.kind)}, {"name", event.subject}}, sp));
       if (const auto* tool = event.detail.if_contains("tool"); tool && tool->is_string())
-        resources.push_back(json::object{{"type", "tool"}, {"name", tool->get_string()}});
+        resources.push_back(json::object({{"type", "tool"}, {"name", tool->get_string()}}, sp));
       if (!resources.empty()) record["resources"] = std::move(resources);
       break;
     }
     case 4001: {  // Network Activity: dst_endpoint is required
-      json::object dst_endpoint;
-      json::object url;
+      json::object dst_endpoint(sp);
+      json::object url(sp);
       if (const auto parts = split_destination(event.destination)) {
         dst_endpoint["hostname"] = parts->host;
         url["scheme"] = parts->scheme;
@@ -249,20 +259,20 @@ std::string format_ocsf(const Event& event, const ChainLink& link, const FormatC
       if (!event.subject.empty()) actor["app_name"] = event.subject;
       if (!actor.empty()) record["actor"] = std::move(actor);
       if (event.bytes) {
-        record["traffic"] = json::object{{"bytes_in", *event.bytes}};
+        record["traffic"] = json::object({{"bytes_in", *event.bytes}}, sp);
         bytes_mapped = true;
       }
       break;
     }
     case 3002: {  // Authentication: user is required, here unknown unless a caller was named
-      record["user"] = event.actor.caller.empty() ? json::object{{"type_id", 0}, {"type", "Unknown"}}
-                                                  : json::object{{"name", event.actor.caller}};
+      record["user"] = event.actor.caller.empty() ? json::object({{"type_id", 0}, {"type", "Unknown"}}, sp)
+                                                  : json::object({{"name", event.actor.caller}}, sp);
       if (!src_endpoint.empty()) record["src_endpoint"] = std::move(src_endpoint);
-      if (!event.actor.session.empty()) record["session"] = json::object{{"uid", event.actor.session}};
+      if (!event.actor.session.empty()) record["session"] = json::object({{"uid", event.actor.session}}, sp);
       if (!event.http_method.empty() || !event.http_path.empty()) {
-        json::object request;
+        json::object request(sp);
         if (!event.http_method.empty()) request["http_method"] = event.http_method;
-        if (!event.http_path.empty()) request["url"] = json::object{{"path", event.http_path}};
+        if (!event.http_path.empty()) request["url"] = json::object({{"path", event.http_path}}, sp);
         record["http_request"] = std::move(request);
       }
       if (event.http_status != 0) unmapped["http_status"] = event.http_status;
@@ -270,24 +280,25 @@ std::string format_ocsf(const Event& event, const ChainLink& link, const FormatC
       break;
     }
     case 4002: {  // HTTP Activity: http_request, http_response and dst_endpoint are required
-      json::object request;
+      json::object request(sp);
       if (!event.http_method.empty()) request["http_method"] = event.http_method;
-      if (!event.http_path.empty()) request["url"] = json::object{{"path", event.http_path}};
+      if (!event.http_path.empty()) request["url"] = json::object({{"path", event.http_path}}, sp);
       record["http_request"] = std::move(request);
-      record["http_response"] = json::object{{"code", event.http_status}};
-      record["dst_endpoint"] = json::object{{"hostname", context.host_name}};
+      record["http_response"] = json::object({{"code", event.http_status}}, sp);
+      record["dst_endpoint"] = json::object({{"hostname", context.host_name}}, sp);
       http_mapped = true;
       if (!src_endpoint.empty()) record["src_endpoint"] = std::move(src_endpoint);
       if (!actor.empty()) record["actor"] = std::move(actor);
       break;
     }
     case 6002:  // Application Lifecycle: app is required
-      record["app"] = lifecycle_app(event, context);
+      record["app"] = lifecycle_app(event, context, sp);
       if (!actor.empty()) record["actor"] = std::move(actor);
       break;
     case 1008:  // Event Log Activity: System Activity requires actor and device
-      record["actor"] = json::object{{"app_name", "airlock"}};
-      record["device"] = json::object{{"hostname", context.host_name}, {"type_id", 1}, {"type", "Server"}};
+      record["actor"] = json::object({{"app_name", "airlock"}}, sp);
+      record["device"] =
+          json::object({{"hostname", context.host_name}, {"type_id", 1}, {"type", "Server"}}, sp);
       record["log_name"] = "audit";
       record["log_provider"] = "airlock";
       break;
@@ -319,7 +330,8 @@ std::string format_ocsf(const Event& event, const ChainLink& link, const FormatC
   if (event.duration) unmapped["duration_us"] = event.duration->count();
   if (!event.detail.empty()) unmapped["detail"] = event.detail;
   // Last, so the link is the end of the line.
-  unmapped["airlock_chain"] = json::object{{"replica", link.replica}, {"seq", link.seq}, {"prev", link.prev}};
+  unmapped["airlock_chain"] =
+      json::object({{"replica", link.replica}, {"seq", link.seq}, {"prev", link.prev}}, sp);
   record["unmapped"] = std::move(unmapped);
   return to_json(record);
 }

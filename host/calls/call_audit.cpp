@@ -84,14 +84,9 @@ void audit_tool_call(const ToolRoute& route, const RequestContext& context, std:
       detail["arguments"] = std::move(values);
     }
   }
-  if (route.chain) {
-    detail["chain"] = route.chain->name();
-    boost::json::array steps;
-    for (const auto* step : route.chain->steps()) steps.emplace_back(step->name);
-    detail["chain_steps"] = std::move(steps);
-  } else {
-    detail["chain"] = "none";
-  }
+  // The chain by name: its steps, and each step's plugin with the digest of
+  // its object, are in the run's server_start and plugin_loaded records.
+  detail["chain"] = route.chain ? std::string_view(route.chain->name()) : std::string_view("none");
   if (verdict && !verdict->result_sha256.empty()) detail["result_sha256"] = verdict->result_sha256;
   if (!delivered.empty()) detail["delivered_sha256"] = sha256_hex(sha256(delivered));
   audit::record(std::move(event));

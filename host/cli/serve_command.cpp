@@ -38,7 +38,10 @@ constexpr std::chrono::milliseconds kAbandonGrace{3000};
 // in-process plugin cannot be stopped, and the plugin cannot be unloaded
 // under it: the process ends at once, with status 3 saying so.
 // server_start and server_stop bracket every other record of a run.
-void audit_server(audit::Kind kind, std::string_view how, std::string outcome, bool failed = false) {
+// `routes`, when given, adds each chain's steps: a tool_call record names
+// its chain only, so this is where a reader finds what the name stood for.
+void audit_server(audit::Kind kind, std::string_view how, std::string outcome, bool failed = false,
+                  const ToolRoutes* routes = nullptr) {
   if (!audit::enabled()) return;
   audit::Event event;
   event.kind = kind;
@@ -48,6 +51,16 @@ void audit_server(audit::Kind kind, std::string_view how, std::string outcome, b
   event.detail["version"] = AIRLOCK_VERSION;
   if (!how.empty()) event.detail["transport"] = how;
   event.detail["pid"] = static_cast<std::int64_t>(::getpid());
+  if (routes) {
+    boost::json::object chains;
+    for (const ToolRoute* route : routes->sorted()) {
+      if (!route->chain || chains.contains(route->chain->name())) continue;
+      boost::json::array steps;
+      for (const auto* step : route->chain->steps()) steps.emplace_back(step->name);
+      chains[route->chain->name()] = std::move(steps);
+    }
+    event.detail["chains"] = std::move(chains);
+  }
   audit::record(std::move(event));
 }
 
@@ -226,7 +239,7 @@ int serve_http(const Loaded& loaded, std::string_view listen) {
       return 2;
     }
     announce(loaded, (*server)->url());
-    audit_server(audit::Kind::server_start, "http", "started");
+    audit_server(audit::Kind::server_start, "http", "started", false, loaded.routes.get());
     (*server)->run();
   }
   if (*tasks) (*tasks)->stop();
@@ -312,7 +325,7 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
   ServerState state = make_state(*loaded, executor, timer, nullptr, runner, *sealer);
   state.tasks = tasks->get();
   StdioTransport transport(protocol_in, protocol_out, loaded->config.server.max_message_bytes);
-  audit_server(audit::Kind::server_start, "stdio", "started");
+  audit_server(audit::Kind::server_start, "stdio", "started", false, loaded->routes.get());
   {
     Session session(state, [&transport](std::string message, Outbound) {
       if (!message.empty()) transport.write(message);

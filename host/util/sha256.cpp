@@ -4,6 +4,7 @@
 #include <openssl/evp.h>
 
 #include <cstdlib>
+#include <memory>
 
 namespace airlock::host {
 namespace {
@@ -15,16 +16,32 @@ int hex_value(char c) {
   return -1;
 }
 
+// The algorithm fetched once, and a context per thread reused for every
+// digest: EVP_Digest fetches SHA-256 and allocates a context on each call,
+// which for the short texts hashed per tool call (arguments, audit records)
+// cost more than the hashing.
+const EVP_MD* sha256_md() {
+  static EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  return md;
+}
+
+struct ContextFree {
+  void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
+};
+
 }  // namespace
 
 Sha256Digest sha256(std::string_view data) {
+  thread_local const std::unique_ptr<EVP_MD_CTX, ContextFree> ctx(EVP_MD_CTX_new());
   Sha256Digest digest{};
   unsigned int length = 0;
-  // EVP_Digest fails only when libcrypto cannot fetch SHA-256 at all (a
-  // broken install or a FIPS provider without it); no token could ever be
-  // checked then, so stopping is the only safe answer.
-  if (EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1 ||
-      length != digest.size())
+  // Fails only when libcrypto cannot fetch SHA-256 at all (a broken install
+  // or a FIPS provider without it) or is out of memory; no token could ever
+  // be checked then, so stopping is the only safe answer.
+  const EVP_MD* md = sha256_md();
+  if (!md || !ctx || EVP_DigestInit_ex2(ctx.get(), md, nullptr) != 1 ||
+      EVP_DigestUpdate(ctx.get(), data.data(), data.size()) != 1 ||
+      EVP_DigestFinal_ex(ctx.get(), digest.data(), &length) != 1 || length != digest.size())
     std::abort();
   return digest;
 }

@@ -267,7 +267,11 @@ TEST_F(AuditStdio, TheRunIsBracketedByConfigPluginsStartAndStopAndEndsWithASigne
   EXPECT_EQ(64u, text_at(canary, "/unmapped/detail/sha256").size());
   const auto pinned = the_one(records_, "pin_recorded", "recorded", "canary.echo");
   EXPECT_EQ(64u, text_at(pinned, "/unmapped/detail/sha256").size()) << "the definition's digest";
-  EXPECT_EQ(1u, of_kind(records_, "server_start").size());
+  const auto starts = of_kind(records_, "server_start");
+  ASSERT_EQ(1u, starts.size());
+  EXPECT_EQ("airlock.strip-control", text_at(starts.front(), "/unmapped/detail/chains/default/0"))
+      << "a tool_call names its chain; the start says what the chain is";
+  EXPECT_EQ("canary.fail", text_at(starts.front(), "/unmapped/detail/chains/failing/0"));
   EXPECT_EQ(1u, of_kind(records_, "server_stop").size());
   EXPECT_EQ("checkpoint", kind_of(records_.back())) << "the stop writes a last checkpoint";
   EXPECT_FALSE(text_at(records_.back(), "/unmapped/detail/signature").empty());
