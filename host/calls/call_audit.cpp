@@ -75,7 +75,8 @@ void audit_tool_call(const ToolRoute& route, const RequestContext& context, std:
   if (end != CallEnd::cancelled) event.bytes = bytes;
 
   auto& detail = event.detail;
-  detail["arguments_sha256"] = arguments_digest(raw_arguments);
+  detail["arguments_sha256"] = context.arguments ? sha256_hex(sha256(canonical_json(*context.arguments)))
+                                                 : arguments_digest(raw_arguments);
   if (const auto* redactor = argument_redactor.load(std::memory_order_acquire)) {
     boost::system::error_code ec;
     auto values = boost::json::parse(raw_arguments, ec);

@@ -312,7 +312,8 @@ void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& 
   // A call cancelled while it waited in the queue never starts.
   if (call->cancelled.load()) return finish(call);
 
-  const RequestContext context = request_context(*call);
+  RequestContext context = request_context(*call);
+  context.arguments = &*call->arguments_value;
 
   // Arguments that fail the inputSchema never reach the tool; the client
   // gets host text naming the schema location and keyword, through the chain.

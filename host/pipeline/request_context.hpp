@@ -3,6 +3,7 @@
 
 #include <airlock/airlock.h>
 #include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
 
 #include <string>
 #include <string_view>
@@ -30,6 +31,10 @@ struct RequestContext {
   // the peer's address over HTTP.
   std::string_view transport = {};
   std::string peer_address = {};
+  // The call's arguments as the session already parsed them, so the audit
+  // trail's digest of them does not parse them again; null: parse the text.
+  // Not owned; outlives the request.
+  const boost::json::value* arguments = nullptr;
 
   // The airlock_request_context a plugin hook gets; borrows from this.
   airlock_request_context raw() const {
