@@ -15,6 +15,7 @@ packages=(
   libssl-dev
   libcurl4-openssl-dev
   libsodium-dev libarchive-dev minisign
+  libcjose-dev libjansson-dev  # OAuth access tokens: JWK import and JWS verification; cjose.pc requires jansson
   libseccomp-dev
   libsqlite3-dev libpq-dev postgresql nginx-light
   cargo rustc dpkg-dev

@@ -219,6 +219,47 @@ constexpr std::size_t kMaxReadFile = std::size_t{1} << 20;
 
 // stdio rather than iostreams because errno then holds the real reason
 // (missing, not permitted, a directory) for the message.
+// The asymmetric JWS algorithms an access token may be signed with (RFC 7518 3.1).
+constexpr std::array<std::string_view, 9> kJwsAlgorithms = {"RS256", "RS384", "RS512", "PS256", "PS384",
+                                                             "PS512", "ES256", "ES384", "ES512"};
+
+// scope-token = 1*( %x21 / %x23-5B / %x5D-7E ) (RFC 6749 3.3).
+bool is_scope_token(std::string_view scope) {
+  return !scope.empty() && std::all_of(scope.begin(), scope.end(), [](char c) {
+    return c >= 0x21 && c <= 0x7e && c != '"' && c != '\\';
+  });
+}
+
+// "http(s)://authority[/path]" with no fragment; `query` says whether a query may follow.
+bool is_web_url(std::string_view url, bool query) {
+  std::string_view rest;
+  if (url.starts_with("https://")) {
+    rest = url.substr(8);
+  } else if (url.starts_with("http://")) {
+    rest = url.substr(7);
+  } else {
+    return false;
+  }
+  const auto authority_end = rest.find_first_of("/?#");
+  if (rest.substr(0, authority_end).empty()) return false;
+  if (url.find('#') != std::string_view::npos) return false;
+  if (!query && url.find('?') != std::string_view::npos) return false;
+  return std::none_of(url.begin(), url.end(), [](char c) { return c <= 0x20 || c >= 0x7f; });
+}
+
+bool is_resource_url(std::string_view url) { return is_web_url(url, true); }
+
+// An issuer (RFC 8414 2): https with no query or fragment; http only for a
+// loopback host, which tests and a sidecar authorization server use.
+bool is_issuer_url(std::string_view url) {
+  if (!is_web_url(url, false)) return false;
+  if (url.starts_with("https://")) return true;
+  std::string_view authority = url.substr(7);
+  authority = authority.substr(0, authority.find('/'));
+  return authority == "localhost" || authority.starts_with("localhost:") || authority == "127.0.0.1" ||
+         authority.starts_with("127.0.0.1:") || authority == "[::1]" || authority.starts_with("[::1]:");
+}
+
 Result<std::string> read_file(const fs::path& file) {
   const auto cannot_read = [&file](int error) {
     return Error{file.string() + ": cannot read: " + std::generic_category().message(error)};
@@ -331,6 +372,8 @@ class ConfigReader {
         if (const auto* table = table_value(node, name)) read_tasks(*table);
       } else if (name == "audit") {
         if (const auto* table = table_value(node, name)) read_audit(*table);
+      } else if (name == "auth") {
+        if (const auto* table = table_value(node, name)) read_auth(*table);
       } else if (name == "chains") {
         if (const auto* table = table_value(node, name)) read_chains(*table);
       } else if (name == "tools") {
@@ -817,6 +860,106 @@ class ConfigReader {
     }
     if (sink_read && audit.sink == AuditSinkKind::file && audit.file.empty())
       report(place(table, "audit"), "missing key 'file': sink = \"file\" needs the file to write records to");
+  }
+
+  void read_auth(const toml::table& table) {
+    for (const auto& [key, node] : table) {
+      if (key.str() == "oauth") {
+        if (const auto* oauth = table_value(node, "auth.oauth")) read_oauth(*oauth);
+      } else {
+        report_unknown_key(key, "auth");
+      }
+    }
+  }
+
+  void read_oauth(const toml::table& table) {
+    auto& oauth = config_.oauth;
+    oauth.enabled = true;
+    oauth.place = place(table, "auth.oauth");
+    for (const auto& [key, node] : table) {
+      const std::string name(key.str());
+      const std::string path = "auth.oauth." + key_text(name);
+      if (name == "resource") {
+        auto value = string_value(node, path);
+        if (value && !is_resource_url(*value)) {
+          report(place(node, path), "expected an absolute http or https URL without a fragment, got " + quote(*value));
+        } else if (value) {
+          oauth.resource = std::move(*value);
+        }
+      } else if (name == "authorization_servers") {
+        for (auto& [text, where] : string_list(node, path)) {
+          if (!is_issuer_url(text)) {
+            report(where, "expected an issuer URL, https (or http on a loopback host) without a query or "
+                          "fragment, got " + quote(text));
+          } else if (std::find(oauth.authorization_servers.begin(), oauth.authorization_servers.end(), text) !=
+                     oauth.authorization_servers.end()) {
+            report(where, quote(text) + " is listed twice");
+          } else {
+            oauth.authorization_servers.push_back(std::move(text));
+          }
+        }
+      } else if (name == "algorithms") {
+        for (auto& [text, where] : string_list(node, path)) {
+          if (std::find(kJwsAlgorithms.begin(), kJwsAlgorithms.end(), text) == kJwsAlgorithms.end()) {
+            report(where, "expected one of RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512 (symmetric "
+                          "and unsigned tokens are never accepted), got " + quote(text));
+          } else {
+            oauth.algorithms.push_back(std::move(text));
+          }
+        }
+      } else if (name == "leeway_s") {
+        set_integer(node, path, 0, 300, oauth.leeway_s);
+      } else if (name == "jwks_refresh_min_s") {
+        set_integer(node, path, 0, 86'400, oauth.jwks_refresh_min_s);
+      } else if (name == "fetch_timeout_ms") {
+        set_integer(node, path, 100, 60'000, oauth.fetch_timeout_ms);
+      } else if (name == "fetch_addresses") {
+        for (auto& [text, where] : string_list(node, path)) {
+          if (auto range = parse_address_range(text)) {
+            oauth.fetch_addresses.push_back(std::move(*range));
+          } else {
+            report(where, range.error().message);
+          }
+        }
+      } else if (name == "scopes") {
+        if (const auto* scopes = table_value(node, path)) {
+          for (const auto& [scope_key, globs] : *scopes) {
+            const std::string scope(scope_key.str());
+            const std::string scope_path = path + "." + key_text(scope);
+            if (!is_scope_token(scope)) {
+              report(place(scope_key.source(), scope_path),
+                     "a scope is 1 or more printable ASCII characters other than space, '\"' and '\\' "
+                     "(RFC 6749 3.3), got " + quote(scope));
+              continue;
+            }
+            auto& granted = oauth.scopes[scope];
+            const auto* kinds = globs.as_table();
+            if (!kinds) {
+              for (auto& glob : string_list(globs, scope_path)) granted.tools.push_back(std::move(glob.first));
+              continue;
+            }
+            for (const auto& [kind, list] : *kinds) {
+              const std::string kind_path = scope_path + "." + key_text(kind.str());
+              auto* into = kind.str() == "tools"       ? &granted.tools
+                           : kind.str() == "resources" ? &granted.resources
+                           : kind.str() == "prompts"   ? &granted.prompts
+                                                       : nullptr;
+              if (!into) {
+                report_unknown_key(kind, scope_path, " (a scope grants tools, resources and prompts)");
+                continue;
+              }
+              for (auto& glob : string_list(list, kind_path)) into->push_back(std::move(glob.first));
+            }
+          }
+        }
+      } else {
+        report_unknown_key(key, "auth.oauth");
+      }
+    }
+    if (!table.contains("authorization_servers"))
+      report(oauth.place, "missing key 'authorization_servers': a resource server needs the issuers whose tokens it "
+                          "accepts");
+    if (oauth.algorithms.empty()) oauth.algorithms.assign(kJwsAlgorithms.begin(), kJwsAlgorithms.end());
   }
 
   void read_pinning(const toml::table& table) {

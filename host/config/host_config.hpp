@@ -249,6 +249,43 @@ struct AuditConfig {
   std::string replica;  // names this server's chain; empty: the host name
 };
 
+// What one OAuth scope grants: globs over tool names, resource URIs (a
+// template is listed when a glob matches its uriTemplate text) and prompt
+// names. `scope = ["glob", ...]` grants tools only; a table names all three.
+struct ScopeGrant {
+  std::vector<std::string> tools;
+  std::vector<std::string> resources;
+  std::vector<std::string> prompts;
+};
+
+// [auth.oauth] (issue 22): the HTTP transport as an OAuth 2.1 resource
+// server (RFC 9728 metadata, RFC 9068 JWT access tokens). Off unless the
+// table is present; [[transport.http.tokens]] keep working beside it.
+struct OAuthConfig {
+  bool enabled = false;  // an [auth.oauth] table was given
+  // The resource identifier tokens must name in `aud` and that the metadata
+  // announces: an absolute http(s) URL without a fragment. Empty: each
+  // request's own, "http://<Host><transport.http.path>" (the Host header is
+  // checked against allowed_hosts first). Set it behind a TLS proxy.
+  std::string resource;
+  // Issuer identifiers, exactly as the servers write `iss`: https, or http
+  // for a loopback host. Their keys come from RFC 8414 (or OpenID) metadata.
+  std::vector<std::string> authorization_servers;
+  // JWS algorithms accepted; asymmetric only (RS*, PS*, ES*). Default: all nine.
+  std::vector<std::string> algorithms;
+  std::uint32_t leeway_s = 60;                // 0..300: clock skew allowed on exp and nbf
+  std::uint32_t jwks_refresh_min_s = 60;      // 0..86400: an unknown kid refetches keys at most this often
+  std::uint32_t fetch_timeout_ms = 5000;      // 100..60000: one metadata or JWKS fetch
+  // Special ranges (loopback, private...) the metadata and JWKS fetches may
+  // reach, as a tool binding's egress_addresses. Public addresses need none.
+  std::vector<AddressRange> fetch_addresses;
+  // [auth.oauth.scopes]: what each scope grants. A token reaches the tools,
+  // resources and prompts its scopes grant, no others; the keys are what the
+  // metadata lists as supported.
+  std::map<std::string, ScopeGrant> scopes;
+  SourcePlace place;  // the [auth.oauth] header
+};
+
 struct Config {
   std::filesystem::path file;  // absolute path of the TOML file
   ServerConfig server;
@@ -260,6 +297,7 @@ struct Config {
   PinningConfig pinning;
   TasksConfig tasks;
   AuditConfig audit;
+  OAuthConfig oauth;
   // The chain named "default", when declared, applies to every tool without a
   // binding; a binding's chain = "none" opts a tool out of every chain.
   std::map<std::string, ChainConfig> chains;

@@ -127,6 +127,11 @@ void Session::set_transport(std::string_view transport, std::string peer_address
 
 void Session::set_tool_scope(ToolScope allowed) { tool_scope_ = std::move(allowed); }
 
+void Session::set_content_scope(ToolScope resources, ToolScope prompts) {
+  resource_scope_ = std::move(resources);
+  prompt_scope_ = std::move(prompts);
+}
+
 void Session::reject_oversized(std::size_t limit) {
   reply_error(nullptr, jsonrpc::kInvalidRequest,
               fmt::format("invalid request: message exceeds the {}-byte limit (server.max_message_bytes)", limit));

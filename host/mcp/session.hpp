@@ -131,6 +131,10 @@ class Session : private ContentListener {
   // an unknown one, so the scope does not reveal what exists. Without one,
   // every tool. Set before the first message, then never again.
   void set_tool_scope(ToolScope allowed);
+  // The same for resources (by URI; a template by its uriTemplate text, in
+  // resources/templates/list and completion) and prompts (by name): what is
+  // outside reads as absent. An empty one: everything of its kind.
+  void set_content_scope(ToolScope resources, ToolScope prompts);
 
   // Who this session is, for the request context result sanitizers see:
   // the transport's session id and the authenticated caller. Set before the
@@ -238,6 +242,8 @@ class Session : private ContentListener {
   void on_deadline(const ToolRoute& route, const std::shared_ptr<InFlight>& call);
   void finish(const std::shared_ptr<InFlight>& call);
   bool in_scope(std::string_view tool_name) const { return !tool_scope_ || tool_scope_(tool_name); }
+  bool resource_in_scope(std::string_view uri) const { return !resource_scope_ || resource_scope_(uri); }
+  bool prompt_in_scope(std::string_view name) const { return !prompt_scope_ || prompt_scope_(name); }
 
   // Sends `method` to the client for `call` and waits for the answer; the
   // body of call_client_request. Worker thread.
@@ -291,6 +297,8 @@ class Session : private ContentListener {
   Send send_;
   EndStream end_stream_;
   ToolScope tool_scope_;
+  ToolScope resource_scope_;
+  ToolScope prompt_scope_;
   std::string protocol_version_;  // set once initialize succeeded
   std::string session_id_;  // set_identity
   std::string caller_;

@@ -83,10 +83,13 @@ boost::json::object prompt_entry(const Prompt& p) {
   return entry;
 }
 
-template <class T, class Entry>
-boost::json::object list_result(const char* field, const Page<T>& page, Entry entry) {
+// `keep` drops what the caller may not see: a page may come out shorter
+// than the page size (even empty) while nextCursor still leads on.
+template <class T, class Entry, class Keep>
+boost::json::object list_result(const char* field, const Page<T>& page, Entry entry, Keep keep) {
   boost::json::array items;
-  for (const auto& item : page.items) items.push_back(entry(*item));
+  for (const auto& item : page.items)
+    if (keep(*item)) items.push_back(entry(*item));
   boost::json::object result{{field, std::move(items)}};
   if (page.next_after) result["nextCursor"] = make_cursor(*page.next_after);
   return result;
@@ -210,7 +213,9 @@ void Session::on_resources_list(const jsonrpc::Message& m, const Scope& scope) {
     return reply_error(m.id, jsonrpc::kMethodNotFound, "method not found: resources/list (no plugin serves resources)");
   std::optional<std::string> after;
   if (!read_cursor(m, after)) return reply_error(m.id, jsonrpc::kInvalidParams, "resources/list: invalid cursor");
-  reply_result(m.id, list_result("resources", catalog_->resources(after, server_.config.server.page_size), resource_entry),
+  reply_result(m.id,
+               list_result("resources", catalog_->resources(after, server_.config.server.page_size), resource_entry,
+                           [this](const auto& resource) { return resource_in_scope(resource.uri); }),
                scope, Cache::list);
 }
 
@@ -223,7 +228,8 @@ void Session::on_resource_templates_list(const jsonrpc::Message& m, const Scope&
     return reply_error(m.id, jsonrpc::kInvalidParams, "resources/templates/list: invalid cursor");
   reply_result(m.id,
                list_result("resourceTemplates", catalog_->templates(after, server_.config.server.page_size),
-                           template_entry),
+                           template_entry,
+                           [this](const auto& entry) { return resource_in_scope(entry.uri_template); }),
                scope, Cache::list);
 }
 
@@ -232,7 +238,9 @@ void Session::on_prompts_list(const jsonrpc::Message& m, const Scope& scope) {
     return reply_error(m.id, jsonrpc::kMethodNotFound, "method not found: prompts/list (no plugin serves prompts)");
   std::optional<std::string> after;
   if (!read_cursor(m, after)) return reply_error(m.id, jsonrpc::kInvalidParams, "prompts/list: invalid cursor");
-  reply_result(m.id, list_result("prompts", catalog_->prompts(after, server_.config.server.page_size), prompt_entry),
+  reply_result(m.id,
+               list_result("prompts", catalog_->prompts(after, server_.config.server.page_size), prompt_entry,
+                           [this](const auto& prompt) { return prompt_in_scope(prompt.name); }),
                scope, Cache::list);
 }
 
@@ -250,7 +258,8 @@ void Session::on_resources_read(const jsonrpc::Message& m, const Scope& scope) {
     std::string registered;  // the resource's URI or template as its plugin registered it
     ContentAnswer answer = [&]() -> ContentAnswer {
       const bool modern = call.scope != nullptr;
-      auto target = catalog_->resolve(uri);
+      // Out of the caller's scope reads as absent: the scope does not reveal what exists.
+      auto target = resource_in_scope(uri) ? catalog_->resolve(uri) : std::nullopt;
       if (!target) return not_found(uri, modern);
       const bool templated = target->from_template != nullptr;
       registered = templated ? target->from_template->uri_template : target->resource->uri;
@@ -324,7 +333,7 @@ void Session::on_prompts_get(const jsonrpc::Message& m, const Scope& scope) {
     return reply_error(m.id, jsonrpc::kMethodNotFound, "method not found: prompts/get (no plugin serves prompts)");
   auto name = string_param(m, "name");
   if (!name) return reply_error(m.id, jsonrpc::kInvalidParams, "prompts/get: params.name must be a string");
-  auto prompt = catalog_->find_prompt(*name);
+  auto prompt = prompt_in_scope(*name) ? catalog_->find_prompt(*name) : nullptr;
   if (!prompt) return reply_error(m.id, jsonrpc::kInvalidParams, fmt::format("prompts/get: unknown prompt: {}", *name));
 
   // Checked here, on the transport thread: a bad request never takes a worker.
@@ -405,7 +414,8 @@ void Session::on_complete(const jsonrpc::Message& m, const Scope& scope) {
     const auto* prompt_name = ref->get_object().if_contains("name");
     if (!prompt_name || !prompt_name->is_string())
       return reply_error(m.id, jsonrpc::kInvalidParams, "completion/complete: ref.name must be a string");
-    auto prompt = catalog_->find_prompt(prompt_name->get_string());
+    auto prompt =
+        prompt_in_scope(prompt_name->get_string()) ? catalog_->find_prompt(prompt_name->get_string()) : nullptr;
     if (!prompt)
       return reply_error(m.id, jsonrpc::kInvalidParams,
                          fmt::format("completion/complete: unknown prompt: {}", prompt_name->get_string()));
@@ -421,7 +431,8 @@ void Session::on_complete(const jsonrpc::Message& m, const Scope& scope) {
     const auto* uri = ref->get_object().if_contains("uri");
     if (!uri || !uri->is_string())
       return reply_error(m.id, jsonrpc::kInvalidParams, "completion/complete: ref.uri must be a string");
-    auto resource_template = catalog_->find_template(uri->get_string());
+    auto resource_template =
+        resource_in_scope(uri->get_string()) ? catalog_->find_template(uri->get_string()) : nullptr;
     if (!resource_template)
       return reply_error(m.id, jsonrpc::kInvalidParams,
                          fmt::format("completion/complete: unknown resource template: {}", uri->get_string()));

@@ -12,7 +12,7 @@ namespace {
 
 // Far longer than any token an operator generates; a longer one is refused
 // before it is hashed, so a client cannot make each request cost more.
-constexpr std::size_t kMaxTokenBytes = 4096;
+constexpr std::size_t kMaxTokenBytes = 16 * 1024;  // OAuth access tokens run to a few KiB
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
 
@@ -25,35 +25,46 @@ bool iequals(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-bool Identity::allows_tool(std::string_view tool) const {
-  return tool_globs.empty() || std::any_of(tool_globs.begin(), tool_globs.end(),
-                                           [tool](const std::string& glob) { return glob_match(glob, tool); });
-}
-
 Authenticator::Authenticator(const std::vector<TokenConfig>& tokens) {
   identities_.reserve(tokens.size());
   digests_.reserve(tokens.size());
   for (const auto& token : tokens) {
-    identities_.push_back(Identity{token.identity, token.tools});
+    auto identity = std::make_shared<Identity>();
+    identity->name = token.identity;
+    identity->tools.globs = token.tools;
+    identity->tools.everything = token.tools.empty();
+    identities_.push_back(std::move(identity));
     digests_.push_back(token.sha256);
   }
 }
 
-Authenticator::Outcome Authenticator::authenticate(std::string_view header) const {
-  if (!enabled()) return {Verdict::ok, nullptr};
-
+BearerCredentials bearer_credentials(std::string_view header) {
   // credentials = auth-scheme 1*SP token68 (RFC 9110 11.4), with the
   // optional whitespace around a field value tolerated.
   while (!header.empty() && is_space(header.front())) header.remove_prefix(1);
   while (!header.empty() && is_space(header.back())) header.remove_suffix(1);
-  if (header.empty()) return {Verdict::missing, nullptr};
+  if (header.empty()) return {BearerCredentials::Verdict::missing, {}};
   const auto scheme_end = std::find_if(header.begin(), header.end(), is_space);
   const std::string_view scheme(header.data(), static_cast<std::size_t>(scheme_end - header.begin()));
-  if (!iequals(scheme, "bearer")) return {Verdict::missing, nullptr};
+  if (!iequals(scheme, "bearer")) return {BearerCredentials::Verdict::missing, {}};
   std::string_view token = header.substr(scheme.size());
   while (!token.empty() && is_space(token.front())) token.remove_prefix(1);
-  if (token.size() > kMaxTokenBytes || !is_bearer_token(token)) return {Verdict::malformed, nullptr};
+  if (token.size() > kMaxTokenBytes || !is_bearer_token(token)) return {BearerCredentials::Verdict::malformed, {}};
+  return {BearerCredentials::Verdict::ok, token};
+}
 
+Authenticator::Outcome Authenticator::authenticate(std::string_view header) const {
+  if (!enabled()) return {Verdict::ok, nullptr};
+  const auto credentials = bearer_credentials(header);
+  switch (credentials.verdict) {
+    case BearerCredentials::Verdict::missing: return {Verdict::missing, nullptr};
+    case BearerCredentials::Verdict::malformed: return {Verdict::malformed, nullptr};
+    case BearerCredentials::Verdict::ok: break;
+  }
+  return match(credentials.token);
+}
+
+Authenticator::Outcome Authenticator::match(std::string_view token) const {
   // Every digest is compared, and the match is kept without a branch on
   // it, so the time taken does not depend on which one (if any) matched.
   const Sha256Digest presented = sha256(token);
@@ -63,7 +74,7 @@ Authenticator::Outcome Authenticator::authenticate(std::string_view header) cons
     match = equal * i + (1 - equal) * match;
   }
   if (match == identities_.size()) return {Verdict::invalid, nullptr};
-  return {Verdict::ok, &identities_[match]};
+  return {Verdict::ok, identities_[match]};
 }
 
 std::string www_authenticate(Authenticator::Verdict verdict) {

@@ -3,8 +3,11 @@
 // which tools that identity may list and call.
 #pragma once
 
+#include "auth/identity.hpp"
 #include "config/host_config.hpp"
 #include "util/sha256.hpp"
+
+#include <memory>
 
 #include <string>
 #include <string_view>
@@ -12,15 +15,14 @@
 
 namespace airlock::host::http {
 
-// A caller the config names, and the tools its token reaches.
-struct Identity {
-  std::string name;
-  std::vector<std::string> tool_globs;  // empty: every tool
-
-  // True when `tool` matches one of the globs (or there are none). Tools
-  // outside the scope are neither listed nor callable.
-  bool allows_tool(std::string_view tool) const;
+// The token of an `Authorization: Bearer <token>` header value (empty when
+// absent), the scheme in any case: ok with the token, or why there is none.
+// Static tokens and OAuth access tokens are both read through here.
+struct BearerCredentials {
+  enum class Verdict { ok, missing, malformed } verdict;
+  std::string_view token;  // ok only; a view into the header
 };
+BearerCredentials bearer_credentials(std::string_view authorization_header);
 
 // Built once at start from [[transport.http.tokens]]; afterwards read-only,
 // so any I/O thread may call it without a lock.
@@ -40,7 +42,7 @@ class Authenticator {
   };
   struct Outcome {
     Verdict verdict;
-    const Identity* identity;  // set only when ok and enabled(); points into identities()
+    std::shared_ptr<const Identity> identity;  // set only when ok and enabled(); one of identities()
   };
 
   // `authorization_header` is the header's value, empty when absent:
@@ -48,11 +50,13 @@ class Authenticator {
   // digest compared with every configured one in constant time, so neither
   // the timing nor a log line reveals a token or which digest came close.
   Outcome authenticate(std::string_view authorization_header) const;
+  // The same for a token already read from the header (bearer_credentials).
+  Outcome match(std::string_view token) const;
 
-  const std::vector<Identity>& identities() const { return identities_; }
+  const std::vector<std::shared_ptr<const Identity>>& identities() const { return identities_; }
 
  private:
-  std::vector<Identity> identities_;
+  std::vector<std::shared_ptr<const Identity>> identities_;
   std::vector<Sha256Digest> digests_;  // digests_[i] is identities_[i]'s token
 };
 

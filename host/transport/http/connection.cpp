@@ -6,6 +6,7 @@
 #include "transport/http/connection.hpp"
 
 #include "audit/audit_trail.hpp"
+#include "auth/protected_resource.hpp"
 
 #include "mcp/jsonrpc.hpp"
 #include "mcp/modern_request.hpp"
@@ -205,6 +206,96 @@ void Connection::audit_refusal(unsigned status, std::string_view reason, boost::
   audit::record(std::move(event));
 }
 
+namespace {
+
+// What `identity` may see of the session's tools, resources and prompts.
+void scope_to(Session& session, const std::shared_ptr<const Identity>& identity) {
+  const auto only = [&identity](const Grant Identity::*grant) -> Session::ToolScope {
+    if (((*identity).*grant).everything) return {};
+    return [identity, grant](std::string_view name) { return ((*identity).*grant).allows(name); };
+  };
+  session.set_tool_scope(only(&Identity::tools));
+  session.set_content_scope(only(&Identity::resources), only(&Identity::prompts));
+}
+
+}  // namespace
+
+std::shared_ptr<const Identity> Connection::authenticate(const Request& request, const std::string& resource) {
+  const auto credentials = bearer_credentials(header(request, "Authorization"));
+  std::shared_ptr<const Identity> identity;
+  std::string reason;
+  if (credentials.verdict == BearerCredentials::Verdict::ok) {
+    // A configured token first: it is a digest compare, and static tokens
+    // keep working beside OAuth.
+    if (ctx_.auth.enabled()) identity = ctx_.auth.match(credentials.token).identity;
+    if (!identity && ctx_.oauth.enabled()) {
+      auto outcome = ctx_.oauth.authenticate(credentials.token, resource);
+      identity = std::move(outcome.identity);
+      reason = std::move(outcome.reason);
+    }
+    if (identity) return identity;
+  }
+
+  const bool missing = credentials.verdict == BearerCredentials::Verdict::missing;
+  audit_refusal(401, missing ? "no bearer token" : "bearer token not valid");
+  std::string message = missing ? "Unauthorized: a bearer token is required"
+                                : "Unauthorized: the bearer token is not valid";
+  if (!reason.empty()) message += ": " + reason;
+  auto response = make_response(401, jsonrpc::error(nullptr, jsonrpc::kInvalidRequest, message), "application/json");
+  if (ctx_.oauth.enabled()) {
+    // RFC 6750 3.1: a request without a token gets no error code.
+    response->set(beast_http::field::www_authenticate,
+                  missing ? bearer_challenge(resource)
+                          : bearer_challenge(resource, "invalid_token",
+                                             reason.empty() ? "the bearer token is not valid" : reason));
+  } else {
+    response->set(beast_http::field::www_authenticate,
+                  www_authenticate(missing ? Authenticator::Verdict::missing : Authenticator::Verdict::invalid));
+  }
+  send(std::move(response), false);
+  return nullptr;
+}
+
+bool Connection::refuse_out_of_scope(const jsonrpc::Message& message, const Identity* identity,
+                                     const std::string& resource) {
+  // RFC 6750 3.1 insufficient_scope, as the MCP authorization specification
+  // asks: the token is good, but no scope it carries grants what the request
+  // names, and the challenge names the scopes that would.
+  if (!identity || !identity->oauth || message.kind != jsonrpc::Message::Kind::request) return false;
+  using Kind = OAuthAuthenticator::GrantKind;
+  const auto* params = message.params.if_object();
+  const auto named = [params](std::string_view field) -> const boost::json::string* {
+    const auto* value = params ? params->if_contains(field) : nullptr;
+    return value ? value->if_string() : nullptr;
+  };
+  const boost::json::string* name = nullptr;
+  Kind kind = Kind::tool;
+  const Grant* grant = nullptr;
+  const char* what = "";
+  if (message.method == "tools/call") {
+    name = named("name"), kind = Kind::tool, grant = &identity->tools, what = "tool";
+  } else if (message.method == "resources/read") {
+    name = named("uri"), kind = Kind::resource, grant = &identity->resources, what = "resource";
+  } else if (message.method == "prompts/get") {
+    name = named("name"), kind = Kind::prompt, grant = &identity->prompts, what = "prompt";
+  }
+  if (!name || grant->allows(*name)) return false;
+  const std::string needed = ctx_.oauth.scopes_granting(kind, *name);
+  // What no scope grants is hidden from every token: the session answers as
+  // for something unknown.
+  if (needed.empty()) return false;
+  audit_refusal(403, "insufficient scope", {{what, name->subview(0, 256)}, {"scope", needed}});
+  const std::string description = fmt::format("the token's scopes do not grant this {}", what);
+  auto response = make_response(
+      403, jsonrpc::error(message.id, jsonrpc::kInvalidRequest,
+                          fmt::format("Forbidden: {}; it needs one of: {}", description, needed)),
+      "application/json");
+  response->set(beast_http::field::www_authenticate,
+                bearer_challenge(resource, "insufficient_scope", description, needed));
+  send(std::move(response), false);
+  return true;
+}
+
 void Connection::handle(Request& request) {
   state_ = State::handling;
   method_ = std::string(request.method_string());
@@ -242,23 +333,22 @@ void Connection::handle(Request& request) {
       return respond(405, "method not allowed\n", "text/plain");
     return respond(200, ctx_.draining.load() ? "draining\n" : "ok\n", "text/plain");
   }
+  // RFC 9728: what a client reads before it has a token, so before the check.
+  std::string resource;
+  if (ctx_.oauth.enabled()) {
+    resource = resource_identifier(ctx_.server.config.oauth, host, ctx_.config.path);
+    if (is_metadata_path(path, resource)) {
+      if (request.method() != beast_http::verb::get && request.method() != beast_http::verb::head)
+        return respond(405, "method not allowed\n", "text/plain");
+      return respond(200, metadata_document(ctx_.server.config.oauth, resource, ctx_.server.config.server.name), "application/json");
+    }
+  }
   if (!is_mcp && !is_metrics) return respond(404, "not found\n", "text/plain");
 
-  const Identity* identity = nullptr;
-  if (ctx_.auth.enabled()) {
-    const auto outcome = ctx_.auth.authenticate(header(request, "Authorization"));
-    if (outcome.verdict != Authenticator::Verdict::ok) {
-      audit_refusal(401, outcome.verdict == Authenticator::Verdict::missing ? "no bearer token"
-                                                                           : "bearer token not valid");
-      auto response = make_response(401, jsonrpc::error(nullptr, jsonrpc::kInvalidRequest,
-                                                        outcome.verdict == Authenticator::Verdict::missing
-                                                            ? "Unauthorized: a bearer token is required"
-                                                            : "Unauthorized: the bearer token is not valid"),
-                                    "application/json");
-      response->set(beast_http::field::www_authenticate, www_authenticate(outcome.verdict));
-      return send(std::move(response), false);
-    }
-    identity = outcome.identity;
+  std::shared_ptr<const Identity> identity;
+  if (ctx_.auth.enabled() || ctx_.oauth.enabled()) {
+    identity = authenticate(request, resource);
+    if (!identity) return;
     identity_ = identity->name;
   }
 
@@ -281,7 +371,7 @@ void Connection::handle(Request& request) {
     return respond_error(503, jsonrpc::kServerBusy, "Service Unavailable: the server is shutting down", true);
 
   switch (request.method()) {
-    case beast_http::verb::post: return handle_post(request, identity);
+    case beast_http::verb::post: return handle_post(request, identity, resource);
     case beast_http::verb::get: return handle_get(request);
     case beast_http::verb::delete_: return handle_delete(request);
     default: {
@@ -320,7 +410,8 @@ bool Connection::check_protocol_header(const Request& request) {
   return false;
 }
 
-void Connection::handle_post(Request& request, const Identity* identity) {
+void Connection::handle_post(Request& request, const std::shared_ptr<const Identity>& identity,
+                             const std::string& resource) {
   if (!is_json_content_type(header(request, "Content-Type")))
     return respond_error(415, jsonrpc::kInvalidRequest,
                          "Unsupported Media Type: the body must be sent as Content-Type: application/json");
@@ -334,6 +425,7 @@ void Connection::handle_post(Request& request, const Identity* identity) {
   auto& message = std::get<jsonrpc::Message>(parsed);
   rpc_method_ = message.method;
   const bool is_request = message.kind == jsonrpc::Message::Kind::request;
+  if (refuse_out_of_scope(message, identity.get(), resource)) return;
 
   // The era is known only from the body: a 2026-07-28 request has no
   // session, and its own header rules.
@@ -360,8 +452,7 @@ void Connection::handle_post(Request& request, const Identity* identity) {
     }
     created = true;
     session_tag_ = session->id().substr(0, 8);
-    if (identity && !identity->tool_globs.empty())
-      session->mcp().set_tool_scope([identity](std::string_view tool) { return identity->allows_tool(tool); });
+    if (identity) scope_to(session->mcp(), identity);
   } else {
     bool answered = false;
     session = find_session(request, answered);
@@ -401,8 +492,8 @@ void Connection::handle_post(Request& request, const Identity* identity) {
   start_stream(200);
 }
 
-void Connection::handle_modern_post(Request& request, jsonrpc::Message& message, const Identity* identity, bool sse,
-                                    bool json) {
+void Connection::handle_modern_post(Request& request, jsonrpc::Message& message,
+                                    const std::shared_ptr<const Identity>& identity, bool sse, bool json) {
   using Kind = jsonrpc::Message::Kind;
   if (message.kind == Kind::response)
     return respond(400, jsonrpc::error(nullptr, jsonrpc::kInvalidRequest,
@@ -414,7 +505,7 @@ void Connection::handle_modern_post(Request& request, jsonrpc::Message& message,
   if (message.kind == Kind::notification) return respond(202, {}, {});
 
   std::function<bool(std::string_view)> in_scope;
-  if (identity && !identity->tool_globs.empty())
+  if (identity && !identity->tools.everything)
     in_scope = [identity](std::string_view tool) { return identity->allows_tool(tool); };
   const BeastHeaders headers(request);
   auto admitted = admit_modern(ctx_.server, message, &headers, in_scope, identity_);
@@ -430,7 +521,7 @@ void Connection::handle_modern_post(Request& request, jsonrpc::Message& message,
 
   auto exchange = ctx_.sessions.create_stateless(identity_);
   exchange->mcp().set_transport("http", peer_address(peer_));
-  if (in_scope) exchange->mcp().set_tool_scope(in_scope);
+  if (identity) scope_to(exchange->mcp(), identity);
   const std::string key = boost::json::serialize(message.id);
   const auto stream = exchange->open_request_stream(key, json && !listen);
   session_ = exchange;

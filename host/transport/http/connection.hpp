@@ -49,10 +49,15 @@ class Connection final : public StreamSink, public std::enable_shared_from_this<
   void read_request();
   void on_read(boost::system::error_code ec);
   void handle(Request& request);
-  void handle_post(Request& request, const Identity* identity);
+  void handle_post(Request& request, const std::shared_ptr<const Identity>& identity, const std::string& resource);
+  // The identity the request's bearer token stands for; null once a 401 is sent.
+  std::shared_ptr<const Identity> authenticate(const Request& request, const std::string& resource);
+  // True once a 403 insufficient_scope is sent for a tools/call the token's scopes do not grant.
+  bool refuse_out_of_scope(const jsonrpc::Message& message, const Identity* identity, const std::string& resource);
   // A POST of 2026-07-28: one request served on its own exchange (an
   // HttpSession that is not a session), or a notification.
-  void handle_modern_post(Request& request, jsonrpc::Message& message, const Identity* identity, bool sse, bool json);
+  void handle_modern_post(Request& request, jsonrpc::Message& message, const std::shared_ptr<const Identity>& identity,
+                          bool sse, bool json);
   // Lets go of the session the response came from; an exchange of one
   // 2026-07-28 request is then closed (its calls cancelled if any still run).
   void release_session();

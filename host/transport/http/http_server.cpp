@@ -55,6 +55,7 @@ struct HttpServer::Impl {
         signals(io, SIGINT, SIGTERM),
         sweep(io),
         auth(config.tokens),
+        oauth(server.config),
         rate(config.rate_limit, config.rate_burst),
         metrics(metrics_sink),
         sessions(server, config.max_sessions, std::chrono::seconds(config.session_idle_timeout_s),
@@ -72,6 +73,7 @@ struct HttpServer::Impl {
   asio::signal_set signals;
   asio::steady_timer sweep;
   Authenticator auth;
+  OAuthAuthenticator oauth;
   RateLimiter rate;
   Metrics* metrics;
   SessionTable sessions;
@@ -90,8 +92,9 @@ Result<std::unique_ptr<HttpServer>> HttpServer::bind(const ServerState& server, 
   const auto ip = asio::ip::make_address(address.host, ec);
   if (ec) return Error{fmt::format("--http {}:{}: not an IP address (use 127.0.0.1, ::1 or another literal address)",
                                    address.host, address.port)};
-  if (!ip.is_loopback() && !impl->auth.enabled() && !config.allow_unauthenticated_remote)
-    return Error{fmt::format("refusing to serve {} without authentication: declare [[transport.http.tokens]], or set "
+  if (!ip.is_loopback() && !impl->auth.enabled() && !impl->oauth.enabled() && !config.allow_unauthenticated_remote)
+    return Error{fmt::format("refusing to serve {} without authentication: declare [[transport.http.tokens]] or "
+                             "[auth.oauth], or set "
                              "transport.http.allow_unauthenticated_remote = true to accept anyone who can reach it",
                              address.host)};
   const tcp::endpoint endpoint(ip, address.port);
@@ -110,7 +113,7 @@ Result<std::unique_ptr<HttpServer>> HttpServer::bind(const ServerState& server, 
     access = spdlog::default_logger()->clone("access");
   }
   impl->context.reset(new ServerContext{server, config, server.config.server.max_message_bytes, impl->sessions,
-                                        impl->auth, impl->rate, metrics,
+                                        impl->auth, impl->oauth, impl->rate, metrics,
                                         make_host_policy(address.host, config.allowed_hosts, config.allowed_origins),
                                         std::move(access)});
   return std::unique_ptr<HttpServer>(new HttpServer(std::move(impl)));
@@ -186,11 +189,17 @@ void HttpServer::run() {
     shutdown = std::thread([&impl] { impl.shut_down(); });
   });
 
+  // The issuers' keys, fetched before the first token needs them and off
+  // the I/O threads (a fetch blocks for up to auth.oauth.fetch_timeout_ms).
+  std::thread prefetch;
+  if (impl.oauth.enabled()) prefetch = std::thread([&impl] { impl.oauth.prefetch(); });
+
   std::vector<std::thread> threads;
   for (std::uint32_t i = 1; i < impl.config.io_threads; ++i) threads.emplace_back([&impl] { impl.io.run(); });
   impl.io.run();
   for (auto& t : threads) t.join();
   if (shutdown.joinable()) shutdown.join();
+  if (prefetch.joinable()) prefetch.join();
   spdlog::info("HTTP server stopped");
 }
 

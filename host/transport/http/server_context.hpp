@@ -2,6 +2,7 @@
 // sessions, the policies a request passes, and the server's own state.
 #pragma once
 
+#include "auth/oauth_authenticator.hpp"
 #include "config/host_config.hpp"
 #include "mcp/session.hpp"
 #include "transport/http/auth.hpp"
@@ -27,6 +28,7 @@ struct ServerContext {
   std::size_t max_body_bytes;
   SessionTable& sessions;
   const Authenticator& auth;
+  const OAuthAuthenticator& oauth;  // enabled() only with [auth.oauth]
   RateLimiter& rate;
   Metrics* metrics;  // null: not counted
   HostPolicy hosts;

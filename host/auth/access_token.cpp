@@ -1,0 +1,159 @@
+// The order is the one that keeps an unverified byte from deciding anything
+// but which key to try: the header's alg is held to the accepted list before
+// any key is looked at, the issuer picks the key set, the signature is
+// verified, and only then are the claims read as facts.
+#include "auth/access_token.hpp"
+
+#include "util/strict_json.hpp"
+
+#include <boost/json/parse_options.hpp>
+#include <cjose/header.h>
+#include <cjose/jws.h>
+#include <cjose/util.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+namespace airlock::host {
+namespace json = boost::json;
+namespace {
+
+// Larger than any access token an authorization server issues (a header of
+// certificates would be an abuse); a larger one is refused before parsing.
+constexpr std::size_t kMaxTokenBytes = 16 * 1024;
+
+bool is_base64url(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+}
+
+// header.payload.signature, each base64url without padding.
+bool is_compact_jws(std::string_view token) {
+  return std::count(token.begin(), token.end(), '.') == 2 &&
+         std::all_of(token.begin(), token.end(), [](char c) { return c == '.' || is_base64url(c); });
+}
+
+using Jws = std::unique_ptr<cjose_jws_t, decltype(&cjose_jws_release)>;
+
+std::string_view header_member(cjose_jws_t* jws, const char* name) {
+  cjose_err err{};
+  const char* value = cjose_header_get(cjose_jws_get_protected(jws), name, &err);
+  return value ? std::string_view(value) : std::string_view();
+}
+
+// A NumericDate (RFC 7519 2), as seconds since the epoch.
+std::optional<double> numeric_date(const json::object& claims, std::string_view name) {
+  const auto* value = claims.if_contains(name);
+  if (!value || !value->is_number()) return std::nullopt;
+  const double seconds = value->to_number<double>();
+  if (!std::isfinite(seconds)) return std::nullopt;
+  return seconds;
+}
+
+bool names_audience(const json::value* aud, std::string_view audience) {
+  if (!aud) return false;
+  if (aud->is_string()) return std::string_view(aud->get_string()) == audience;
+  if (!aud->is_array()) return false;
+  const auto& list = aud->get_array();
+  return std::any_of(list.begin(), list.end(), [audience](const json::value& v) {
+    return v.is_string() && v.get_string() == audience;
+  });
+}
+
+std::vector<std::string> scopes_of(const json::object& claims) {
+  std::vector<std::string> scopes;
+  if (const auto* scope = claims.if_contains("scope"); scope && scope->is_string()) {
+    std::string_view rest = scope->get_string();
+    while (!rest.empty()) {
+      const auto space = rest.find(' ');
+      if (space != 0) scopes.emplace_back(rest.substr(0, space));
+      if (space == std::string_view::npos) break;
+      rest.remove_prefix(space + 1);
+    }
+  } else if (const auto* scp = claims.if_contains("scp"); scp && scp->is_array()) {
+    for (const auto& entry : scp->get_array())
+      if (entry.is_string()) scopes.emplace_back(entry.get_string());
+  }
+  return scopes;
+}
+
+}  // namespace
+
+Result<AccessToken> verify_access_token(std::string_view token, const TokenRules& rules, const KeyLookup& keys,
+                                        std::chrono::system_clock::time_point now) {
+  if (token.size() > kMaxTokenBytes) return Error{"the token is longer than any access token airlock accepts"};
+  if (!is_compact_jws(token)) return Error{"the token is not a signed JWT (RFC 7515 compact serialization)"};
+  cjose_err err{};
+  Jws jws(cjose_jws_import(token.data(), token.size(), &err), &cjose_jws_release);
+  if (!jws) return Error{"the token is not a signed JWT (RFC 7515 compact serialization)"};
+
+  const std::string alg(header_member(jws.get(), CJOSE_HDR_ALG));
+  if (std::find(rules.algorithms.begin(), rules.algorithms.end(), alg) == rules.algorithms.end())
+    return Error{alg.empty() ? std::string("the token's header names no algorithm")
+                             : "the token's algorithm is not accepted here (" +
+                                   std::string(alg.size() <= 8 ? alg : "?") + ")"};
+  // RFC 7515 4.1.11: an extension airlock does not implement makes the token invalid.
+  if (char* crit = cjose_header_get_raw(cjose_jws_get_protected(jws.get()), "crit", &err)) {
+    cjose_get_dealloc()(crit);
+    return Error{"the token's header names critical extensions (crit)"};
+  }
+
+  uint8_t* payload = nullptr;
+  size_t payload_len = 0;
+  if (!cjose_jws_get_plaintext(jws.get(), &payload, &payload_len, &err))
+    return Error{"the token's claims cannot be read"};
+  json::parse_options options;
+  options.max_depth = 16;
+  thread_local StrictJsonParser parser(options);
+  std::string refusal;
+  const auto parsed = parser.parse(std::string_view(reinterpret_cast<const char*>(payload), payload_len), {},
+                                   refusal);
+  const json::object* claims = parsed ? parsed->if_object() : nullptr;
+  if (!claims) return Error{"the token's claims are not a JSON object without repeated names"};
+
+  // The issuer only chooses the key set; the signature then vouches for it.
+  const auto* iss = claims->if_contains("iss");
+  if (!iss || !iss->is_string()) return Error{"the token names no issuer"};
+  const std::string_view issuer = iss->get_string();
+  if (std::find(rules.issuers.begin(), rules.issuers.end(), issuer) == rules.issuers.end())
+    return Error{"the token's issuer is not an authorization server of this resource"};
+  const std::string kid(header_member(jws.get(), CJOSE_HDR_KID));
+  const auto set = keys(issuer, kid);
+  if (!set) return Error{"the issuer's keys cannot be fetched now"};
+  const auto candidates = set->candidates(kid, alg);
+  if (candidates.empty())
+    return Error{kid.empty() ? "no key of the issuer fits the token's algorithm"
+                             : "the issuer publishes no key with the token's kid"};
+  const bool verified = std::any_of(candidates.begin(), candidates.end(), [&](const VerificationKey* key) {
+    cjose_err verify_err{};
+    return cjose_jws_verify(jws.get(), static_cast<const cjose_jwk_t*>(key->jwk.get()), &verify_err);
+  });
+  if (!verified) return Error{"the token's signature does not verify"};
+
+  if (!names_audience(claims->if_contains("aud"), rules.audience))
+    return Error{"the token was issued for another resource (aud does not name this one)"};
+  const double at = std::chrono::duration<double>(now.time_since_epoch()).count();
+  const double leeway = static_cast<double>(rules.leeway.count());
+  const auto exp = numeric_date(*claims, "exp");
+  if (!exp) return Error{"the token has no expiry (exp)"};
+  if (at >= *exp + leeway) return Error{"the token has expired"};
+  if (claims->contains("nbf")) {
+    const auto nbf = numeric_date(*claims, "nbf");
+    if (!nbf) return Error{"the token's nbf is not a time"};
+    if (at + leeway < *nbf) return Error{"the token is not valid yet (nbf)"};
+  }
+  const auto* sub = claims->if_contains("sub");
+  if (!sub || !sub->is_string() || sub->get_string().empty()) return Error{"the token names no subject (sub)"};
+
+  AccessToken verified_token;
+  verified_token.issuer = std::string(issuer);
+  verified_token.subject = std::string(sub->get_string());
+  if (const auto* client = claims->if_contains("client_id"); client && client->is_string())
+    verified_token.client_id = std::string(client->get_string());
+  verified_token.scopes = scopes_of(*claims);
+  verified_token.expires = std::chrono::system_clock::time_point(
+      std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::duration<double>(*exp)));
+  return verified_token;
+}
+
+}  // namespace airlock::host
