@@ -141,7 +141,8 @@ Result<std::string> IssuerKeys::discover_jwks_uri() {
     const std::string uri(jwks_uri->get_string());
     if (!is_acceptable_key_url(uri))
       return Error{fmt::format("{}: jwks_uri must be an https URL (http only on loopback)", url)};
-    return uri;
+    // Spelled out: a string converts to Result<string> two ways under GCC.
+    return Result<std::string>(boost::system::in_place_value, uri);
   }
   return Error{failures};
 }
@@ -158,7 +159,7 @@ Result<std::string> IssuerKeys::get(const std::string& url) const {
   if (outcome.status != AIRLOCK_STATUS_OK) return Error{fmt::format("{}: {}", url, outcome.error)};
   if (outcome.http_status != 200) return Error{fmt::format("{}: HTTP status {}", url, outcome.http_status)};
   if (outcome.truncated) return Error{fmt::format("{}: larger than {} bytes", url, kMaxDocumentBytes)};
-  return std::move(outcome.body);
+  return Result<std::string>(boost::system::in_place_value, std::move(outcome.body));
 }
 
 }  // namespace airlock::host

@@ -14,6 +14,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <vector>
 
 namespace airlock::test {
 namespace {
@@ -262,6 +264,82 @@ TEST_F(OAuth, NeverFetchesFromALoopbackNameTheConfigDoesNotGrant) {
       << response.header_or_empty("www-authenticate");
   EXPECT_EQ(as.fetches("metadata_fetches"), 0);
   EXPECT_EQ(as.fetches("jwks_fetches"), 0);
+}
+
+// The content fixture's resources and prompts, the conformance pack's tasks,
+// and scopes that grant some of each.
+std::string content_config(const AuthorizationServer& as, const std::filesystem::path& store) {
+  return "[server]\nname = \"oauth-content\"\nworkers = 4\n\n[plugins]\n" +
+         toml_dirs({kPluginDir, fixture_dir("content"), kPluginDir / "conformance-pack"}) +
+         "\non_error = \"fail\"\n\n[transport.http]\naccess_log = false\n\n[auth.oauth]\n"
+         "authorization_servers = [\"" + as.issuer() + "\"]\nfetch_addresses = [\"127.0.0.1\"]\n\n"
+         "[auth.oauth.scopes]\n"
+         "docs = { resources = [\"canary://secret\"], prompts = [\"canary_prompt\"] }\n"
+         "everything = { tools = [\"*\"], resources = [\"*\"], prompts = [\"*\"] }\n\n"
+         "[tasks]\nstore = " + toml_string(store.string()) + "\npoll_interval_ms = 100\n";
+}
+
+std::vector<std::string> strings_in(const McpReply& reply, std::string_view list, std::string_view field) {
+  std::vector<std::string> found;
+  if (const auto* items = find(reply.response, "/result/" + std::string(list)))
+    for (const auto& item : items->as_array()) found.emplace_back(item.at(field).as_string());
+  return found;
+}
+
+TEST_F(OAuth, ScopesDecideWhichResourcesAndPromptsAreListedAndRead) {
+  TempConfig dir("");
+  AIRLOCK_START_HTTP(server, content_config(as, dir.dir() / "tasks.db"));
+  McpHttpClient client(server.port());
+  client.set_bearer(as.mint(resource_of(server), {{"scope", "docs"}}));
+  ASSERT_EQ(client.initialize().http.status, 200);
+
+  EXPECT_EQ(strings_in(client.call("resources/list"), "resources", "uri"),
+            std::vector<std::string>{"canary://secret"});
+  EXPECT_TRUE(strings_in(client.call("resources/templates/list"), "resourceTemplates", "uriTemplate").empty());
+  EXPECT_EQ(strings_in(client.call("prompts/list"), "prompts", "name"), std::vector<std::string>{"canary_prompt"});
+  const auto read = client.call("resources/read", json::object{{"uri", "canary://secret"}});
+  EXPECT_EQ(read.http.status, 200) << read.describe();
+  EXPECT_NE(find(read.response, "/result/contents/0"), nullptr) << read.describe();
+
+  for (const auto& [method, params, field] :
+       {std::tuple{"resources/read", json::object{{"uri", "canary://binary"}}, "resource"},
+        std::tuple{"prompts/get", json::object{{"name", "canary_image"}}, "prompt"}}) {
+    const auto refused = client.call(method, params);
+    EXPECT_EQ(refused.http.status, 403) << method << ": " << refused.describe();
+    EXPECT_EQ(refused.http.header_or_empty("www-authenticate"),
+              "Bearer error=\"insufficient_scope\", error_description=\"the token's scopes do not grant this " +
+                  std::string(field) + "\", scope=\"everything\", resource_metadata=\"" + metadata_url_of(server) +
+                  "\"");
+  }
+  EXPECT_TRUE(tool_names(client).empty()) << "docs grants no tool";
+}
+
+TEST_F(OAuth, KeepsATaskToTheSubjectThatCreatedIt) {
+  TempConfig dir("");
+  AIRLOCK_START_HTTP(server, content_config(as, dir.dir() / "tasks.db"));
+  const auto as_subject = [&](std::string_view sub, std::string_view method, json::object params) {
+    McpHttpClient client(server.port());
+    client.set_bearer(as.mint(resource_of(server), {{"sub", sub}, {"scope", "everything"}}));
+    const json::object caps{{"extensions", {{"io.modelcontextprotocol/tasks", json::object{}}}}};
+    params["_meta"] = json::object{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                                   {"io.modelcontextprotocol/clientCapabilities", caps}};
+    client.set_protocol_header("2026-07-28");
+    client.set_header("Mcp-Method", std::string(method));
+    if (const auto* name = params.if_contains("name")) client.set_header("Mcp-Name", std::string(name->as_string()));
+    if (const auto* id = params.if_contains("taskId")) client.set_header("Mcp-Name", std::string(id->as_string()));
+    return client.send(rpc_request(client.next_id(), method, std::move(params)), 10s);
+  };
+  const auto created = as_subject("alice", "tools/call",
+                                  {{"name", "slow_compute"}, {"arguments", {{"seconds", 1}, {"label", "x"}}}});
+  ASSERT_EQ(string_at(created.response, "/result/resultType"), "task") << created.describe();
+  const std::string id = string_at(created.response, "/result/taskId");
+
+  const auto own = as_subject("alice", "tasks/get", {{"taskId", id}});
+  EXPECT_EQ(string_at(own.response, "/result/taskId"), id) << own.describe();
+  const auto theirs = as_subject("bob", "tasks/get", {{"taskId", id}});
+  const auto nobodys = as_subject("bob", "tasks/get", {{"taskId", std::string(64, 'a')}});
+  EXPECT_EQ(int_at(theirs.response, "/error/code"), -32602) << theirs.describe();
+  EXPECT_EQ(int_at(theirs.response, "/error/code"), int_at(nobodys.response, "/error/code"));
 }
 
 }  // namespace
