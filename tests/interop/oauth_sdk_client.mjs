@@ -12,6 +12,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { check, finish, step, within } from "./checks.mjs";
 
 const [url, issuer] = process.argv.slice(2);
 if (!url || !issuer) {
@@ -24,26 +25,6 @@ const metadataUrl = `${origin}/.well-known/oauth-protected-resource${new URL(url
 const GRANTED_TOOL = "example.echo";
 const OTHER_TOOL = "example.hello-c";
 
-const checks = [];
-function check(name, ok, detail) {
-  checks.push({ name, ok: Boolean(ok), ...(ok ? {} : { detail }) });
-}
-// Runs one step; a throw is a failed check, and later steps still run.
-async function step(name, body) {
-  try {
-    await body();
-  } catch (error) {
-    check(name, false, `threw: ${error?.stack ?? error}`);
-  }
-}
-// Bounds every step, so a hung server fails the test instead of stalling it.
-function within(ms, promise, what) {
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 const claimsOf = (jwt) => JSON.parse(Buffer.from(jwt.split(".")[1] ?? "", "base64url").toString());
 // The WWW-Authenticate parameter `name`, quoted or not.
 const authParam = (header, name) =>
@@ -258,7 +239,4 @@ if (connected) {
 }
 
 await client.close().catch(() => {});
-const failed = checks.filter((c) => !c.ok);
-console.log(JSON.stringify({ url, issuer, passed: checks.length - failed.length, failed: failed.length, checks,
-                             authorizations: provider.authorizations }, null, 2));
-process.exit(failed.length === 0 && checks.length > 0 ? 0 : 1);
+finish({ url, issuer, authorizations: provider.authorizations });

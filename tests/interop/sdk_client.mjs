@@ -10,6 +10,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { check, finish, step, within } from "./checks.mjs";
 
 const args = process.argv.slice(2);
 const url = args.find((a) => !a.startsWith("--"));
@@ -19,26 +20,6 @@ if (!url) {
   process.exit(2);
 }
 
-const checks = [];
-function check(name, ok, detail) {
-  checks.push({ name, ok: Boolean(ok), ...(ok ? {} : { detail }) });
-}
-// Runs one step; a throw is a failed check, and later steps still run.
-async function step(name, body) {
-  try {
-    await body();
-  } catch (error) {
-    check(name, false, `threw: ${error?.stack ?? error}`);
-  }
-}
-// Bounds every step, so a hung server fails the test instead of stalling it.
-function within(ms, promise, what) {
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 const transportErrors = [];
 const transport = new StreamableHTTPClientTransport(new URL(url), {
@@ -163,7 +144,4 @@ if (connected) {
 }
 
 await client.close().catch(() => {});
-const failed = checks.filter((c) => !c.ok);
-console.log(JSON.stringify({ url, passed: checks.length - failed.length, failed: failed.length, checks,
-                             transportErrors }, null, 2));
-process.exit(failed.length === 0 && checks.length > 0 ? 0 : 1);
+finish({ url, transportErrors });
