@@ -69,6 +69,7 @@ struct Actor {
   std::string protocol;   // the protocol revision the request spoke
   std::string transport;  // "stdio" | "http"
   std::string address;    // the peer's IP address (HTTP)
+  std::string client;     // the OAuth client_id the caller's token was issued to
 };
 
 struct Event {

@@ -126,6 +126,7 @@ std::string format_cef(const Event& event, const ChainLink& link, const FormatCo
   add(out, "msg", describe(event));
   add(out, "dvchost", context.host_name);
   if (!event.actor.caller.empty()) add(out, "suser", event.actor.caller);
+  if (!event.actor.client.empty()) add_labelled(out, "flexString1", "oauthClient", event.actor.client);
   if (!event.actor.address.empty()) add(out, "src", event.actor.address);
   if (!event.actor.transport.empty()) add(out, "app", event.actor.transport);
   if (!event.destination.empty()) {

@@ -216,6 +216,8 @@ std::string format_ocsf(const Event& event, const ChainLink& link, const FormatC
   json::object actor(sp);
   if (!event.actor.caller.empty()) actor["user"] = json::object({{"name", event.actor.caller}}, sp);
   if (!event.actor.session.empty()) actor["session"] = json::object({{"uid", event.actor.session}}, sp);
+  // OCSF 1.3 Actor.app_uid: the client application that initiated the activity.
+  if (!event.actor.client.empty()) actor["app_uid"] = event.actor.client;
   json::object src_endpoint(sp);
   if (!event.actor.address.empty()) src_endpoint["ip"] = event.actor.address;
 

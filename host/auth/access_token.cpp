@@ -27,10 +27,23 @@ bool is_base64url(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
 }
 
-// header.payload.signature, each base64url without padding.
+// header.payload.signature, each base64url without padding, and of a length
+// base64url can have (never 4n+1): checked before cjose decodes them, as
+// cjose asserts on some malformed input instead of refusing it.
 bool is_compact_jws(std::string_view token) {
-  return std::count(token.begin(), token.end(), '.') == 2 &&
-         std::all_of(token.begin(), token.end(), [](char c) { return c == '.' || is_base64url(c); });
+  if (std::count(token.begin(), token.end(), '.') != 2) return false;
+  std::size_t segment = 0;
+  for (const char c : token) {
+    if (c == '.') {
+      if (segment % 4 == 1) return false;
+      segment = 0;
+    } else if (!is_base64url(c)) {
+      return false;
+    } else {
+      ++segment;
+    }
+  }
+  return segment % 4 != 1;
 }
 
 using Jws = std::unique_ptr<cjose_jws_t, decltype(&cjose_jws_release)>;
@@ -151,8 +164,12 @@ Result<AccessToken> verify_access_token(std::string_view token, const TokenRules
   if (const auto* client = claims->if_contains("client_id"); client && client->is_string())
     verified_token.client_id = std::string(client->get_string());
   verified_token.scopes = scopes_of(*claims);
+  // Clamped to 2200-01-01: a far-future exp (2e300 is a valid JSON number)
+  // must not overflow the clock's 64-bit nanosecond ticks (good to 2262).
+  constexpr double kLatest = 7258118400.0;
   verified_token.expires = std::chrono::system_clock::time_point(
-      std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::duration<double>(*exp)));
+      std::chrono::duration_cast<std::chrono::system_clock::duration>(
+          std::chrono::duration<double>(std::min(*exp, kLatest))));
   return verified_token;
 }
 

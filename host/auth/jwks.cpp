@@ -38,6 +38,33 @@ bool is_signature_algorithm(std::string_view alg) {
   return std::find(kKnown.begin(), kKnown.end(), alg) != kKnown.end();
 }
 
+// The number of unpadded base64url characters that carry `bytes` bytes.
+constexpr std::size_t base64url_length(std::size_t bytes) { return (bytes * 4 + 2) / 3; }
+
+// A base64url member (RFC 7515 2: no padding) of a length within [min, max]
+// bytes. cjose 0.6 asserts, and so aborts the process, on some malformed
+// members (a '=' or '}' inside x): every member is checked here before it
+// reaches cjose, so a hostile key set can only be refused.
+bool is_base64url_member(const json::object& key, std::string_view name, std::size_t min_bytes,
+                         std::size_t max_bytes) {
+  const std::string_view text = string_member(key, name);
+  if (text.size() < base64url_length(min_bytes) || text.size() > base64url_length(max_bytes)) return false;
+  if (text.size() % 4 == 1) return false;
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+  });
+}
+
+// The members cjose will decode, each well-formed and of its kind's size:
+// RSA n of 2048 to 16384 bits and e of up to 8 bytes; EC x and y of exactly
+// the curve's field size.
+bool has_well_formed_members(const json::object& key, std::string_view kty) {
+  if (kty == "RSA") return is_base64url_member(key, "n", 256, 2048) && is_base64url_member(key, "e", 1, 8);
+  const std::string_view crv = string_member(key, "crv");
+  const std::size_t field = crv == "P-256" ? 32 : crv == "P-384" ? 48 : crv == "P-521" ? 66 : 0;
+  return field != 0 && is_base64url_member(key, "x", field, field) && is_base64url_member(key, "y", field, field);
+}
+
 // The key as cjose builds it, or null when this key is not one to keep.
 std::shared_ptr<void> import_key(const json::object& key, std::string_view kty) {
   if (const auto* use = key.if_contains("use"); use && !(use->is_string() && use->get_string() == "sig"))
@@ -50,6 +77,7 @@ std::shared_ptr<void> import_key(const json::object& key, std::string_view kty) 
       return nullptr;
   }
   if (kty != "RSA" && kty != "EC") return nullptr;
+  if (!has_well_formed_members(key, kty)) return nullptr;
   // Only the public members go to cjose: a set that publishes a private
   // part by mistake must not turn into a signing key here.
   json::object public_part;

@@ -48,8 +48,13 @@ std::string_view outcome_word(CallEnd end, const PipelineVerdict* verdict) {
 }  // namespace
 
 audit::Actor audit_actor(const RequestContext& context) {
-  return audit::Actor{context.caller, context.session_id, context.request_id, context.protocol_version,
-                      std::string(context.transport.empty() ? "stdio" : context.transport), context.peer_address};
+  return audit::Actor{context.caller,
+                      context.session_id,
+                      context.request_id,
+                      context.protocol_version,
+                      std::string(context.transport.empty() ? "stdio" : context.transport),
+                      context.peer_address,
+                      context.client};
 }
 
 std::string arguments_digest(std::string_view arguments) {

@@ -144,6 +144,9 @@ class Session : private ContentListener {
   // (the default) or "http", and the address of the peer that opened it.
   // Set before the first message.
   void set_transport(std::string_view transport, std::string peer_address);
+  // The OAuth client_id of the token that opened it, for the audit trail.
+  // Set before the first message.
+  void set_client(std::string client) { client_ = std::move(client); }
 
   // The negotiated protocol version; empty before initialize. Transport thread.
   const std::string& protocol_version() const { return protocol_version_; }
@@ -304,6 +307,7 @@ class Session : private ContentListener {
   std::string caller_;
   std::string_view transport_ = "stdio";  // a literal
   std::string peer_address_;
+  std::string client_;  // set_client
   // Who may read the tasks this session creates: the authenticated caller,
   // else the HTTP session, else (stdio) this process's own session.
   std::string task_owner_;

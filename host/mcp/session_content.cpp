@@ -161,6 +161,7 @@ RequestContext Session::request_context(const InFlight& call) const {
   }
   context.transport = transport_;
   context.peer_address = peer_address_;
+  context.client = client_;
   return context;
 }
 

@@ -31,6 +31,9 @@ struct RequestContext {
   // the peer's address over HTTP.
   std::string_view transport = {};
   std::string peer_address = {};
+  // The OAuth client_id of the caller's token, for the audit trail; empty
+  // for a static token, stdio, or no authentication. Plugins are not told.
+  std::string client = {};
   // The call's arguments as the session already parsed them, so the audit
   // trail's digest of them does not parse them again; null: parse the text.
   // Not owned; outlives the request.

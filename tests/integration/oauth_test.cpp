@@ -11,6 +11,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <thread>
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -340,6 +343,45 @@ TEST_F(OAuth, KeepsATaskToTheSubjectThatCreatedIt) {
   const auto nobodys = as_subject("bob", "tasks/get", {{"taskId", std::string(64, 'a')}});
   EXPECT_EQ(int_at(theirs.response, "/error/code"), -32602) << theirs.describe();
   EXPECT_EQ(int_at(theirs.response, "/error/code"), int_at(nobodys.response, "/error/code"));
+}
+
+TEST_F(OAuth, NamesTheSubjectAndTheClientInTheAuditTrail) {
+  TempConfig dir("");
+  const auto trail = dir.dir() / "audit.log";
+  AIRLOCK_START_HTTP(server, oauth_config(as, "", "\n[audit]\nsink = \"file\"\nfile = " +
+                                                      toml_string(trail.string()) + "\n"));
+  McpHttpClient client(server.port());
+  client.set_bearer(as.mint(resource_of(server), {{"client_id", "inspector"}}));
+  ASSERT_EQ(client.initialize().http.status, 200);
+  ASSERT_EQ(first_text(client.call_tool("example.echo", {{"text", "hi"}})), "hi");
+  EXPECT_EQ(client.call_tool("canary.echo", {{"text", "hi"}}).http.status, 403);
+
+  // The writer thread appends; give it a moment to catch up.
+  std::vector<json::object> records;
+  for (int i = 0; i < 100; ++i) {
+    records.clear();
+    std::ifstream in(trail);
+    for (std::string line; std::getline(in, line);) records.push_back(json::parse(line).as_object());
+    const auto has = [&](std::string_view code) {
+      return std::any_of(records.begin(), records.end(), [code](const json::object& r) {
+        const auto* event_code = r.at("metadata").at("event_code").if_string();
+        return event_code && *event_code == code;
+      });
+    };
+    if (has("tool_call") && has("request_refused")) break;
+    std::this_thread::sleep_for(50ms);
+  }
+  int seen = 0;
+  for (const auto& record : records) {
+    const auto code = record.at("metadata").at("event_code").as_string();
+    if (code != "tool_call" && code != "request_refused") continue;
+    ++seen;
+    const auto* actor = record.if_contains("actor");
+    ASSERT_NE(actor, nullptr) << json::serialize(record);
+    EXPECT_EQ(actor->at("user").at("name"), "oauth:alice") << json::serialize(record);
+    EXPECT_EQ(actor->at("app_uid"), "inspector") << json::serialize(record);
+  }
+  EXPECT_EQ(seen, 2) << "one tool_call and one 403 refusal";
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ Event tool_call() {
   event.kind = Kind::tool_call;
   event.time = at_ms(1'700'000'000'123);
   event.outcome = "delivered";
-  event.actor = Actor{"alice", "sess-1", "42", "2025-06-18", "http", "192.0.2.7"};
+  event.actor = Actor{"alice", "sess-1", "42", "2025-06-18", "http", "192.0.2.7", "inspector"};
   event.subject = "get_forecast";
   event.duration = std::chrono::microseconds(12'345);
   event.bytes = 512;
@@ -71,6 +71,7 @@ TEST(OcsfFormat, ToolCallIsApiActivityWithActorApiAndResource) {
   EXPECT_EQ(metadata.at("event_code"), "tool_call");
   EXPECT_EQ(metadata.at("uid"), "replica-a:7");
   EXPECT_EQ(r.at("actor").at("user").at("name"), "alice");
+  EXPECT_EQ(r.at("actor").at("app_uid"), "inspector") << "the OAuth client the token was issued to";
   EXPECT_EQ(r.at("actor").at("session").at("uid"), "sess-1");
   EXPECT_EQ(r.at("src_endpoint").at("ip"), "192.0.2.7");
   EXPECT_EQ(r.at("api").at("operation"), "tools/call");
@@ -300,6 +301,8 @@ TEST(CefFormat, ToolCallCarriesHeaderAndStandardKeys) {
   EXPECT_EQ(*cef->find("outcome"), "success");
   EXPECT_EQ(*cef->find("act"), "delivered");
   EXPECT_EQ(*cef->find("suser"), "alice");
+  EXPECT_EQ(*cef->find("flexString1Label"), "oauthClient");
+  EXPECT_EQ(*cef->find("flexString1"), "inspector");
   EXPECT_EQ(*cef->find("src"), "192.0.2.7");
   EXPECT_EQ(*cef->find("cs1Label"), "mcpSession");
   EXPECT_EQ(*cef->find("cs1"), "sess-1");

@@ -160,6 +160,7 @@ void Connection::on_read(boost::system::error_code ec) {
   path_ = "-";
   rpc_method_.clear();
   identity_.clear();
+  client_.clear();
   session_tag_.clear();
   bytes_out_ = 0;
   keep_alive_ = false;
@@ -197,6 +198,7 @@ void Connection::audit_refusal(unsigned status, std::string_view reason, boost::
   event.actor.transport = "http";
   event.actor.address = peer_address(peer_);
   event.actor.caller = identity_;
+  event.actor.client = client_;
   event.subject = path_;
   event.reason = std::string(reason);
   event.http_method = method_.substr(0, 16);
@@ -350,6 +352,7 @@ void Connection::handle(Request& request) {
     identity = authenticate(request, resource);
     if (!identity) return;
     identity_ = identity->name;
+    client_ = identity->client;
   }
 
   const auto admitted = ctx_.rate.admit(identity_.empty() ? peer_address(peer_) : identity_,
@@ -442,6 +445,7 @@ void Connection::handle_post(Request& request, const std::shared_ptr<const Ident
   if (header(request, "Mcp-Session-Id").empty() && is_request && message.method == "initialize") {
     session = ctx_.sessions.create(identity_);
     if (session) session->mcp().set_transport("http", peer_address(peer_));
+    if (session && identity) session->mcp().set_client(identity->client);
     if (!session) {
       auto response = make_response(503, jsonrpc::error(message.id, jsonrpc::kServerBusy,
                                                         "Service Unavailable: too many live sessions "
@@ -521,6 +525,7 @@ void Connection::handle_modern_post(Request& request, jsonrpc::Message& message,
 
   auto exchange = ctx_.sessions.create_stateless(identity_);
   exchange->mcp().set_transport("http", peer_address(peer_));
+  if (identity) exchange->mcp().set_client(identity->client);
   if (identity) scope_to(exchange->mcp(), identity);
   const std::string key = boost::json::serialize(message.id);
   const auto stream = exchange->open_request_stream(key, json && !listen);

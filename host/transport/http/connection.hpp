@@ -119,6 +119,7 @@ class Connection final : public StreamSink, public std::enable_shared_from_this<
   std::string path_;  // as requested, cut to 128 bytes for the log
   std::string rpc_method_;
   std::string identity_;
+  std::string client_;  // the OAuth client_id of identity_'s token, for the audit trail
   std::string session_tag_;  // first 8 characters of the session id
   std::string new_session_id_;  // sent as Mcp-Session-Id on the initialize response
   std::size_t bytes_out_ = 0;
