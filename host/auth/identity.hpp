@@ -22,8 +22,7 @@ struct Identity {
   // ownership use: a token's configured name, or "oauth:<sub>" (with
   // "@<issuer>" when several issuers are configured), printable ASCII.
   std::string name;
-  std::string client;               // OAuth client_id; empty for a static token
-  std::vector<std::string> scopes;  // OAuth: the token's scopes, as granted
+  std::string client;  // OAuth client_id; empty for a static token
   Grant tools;      // what may be listed and called; nothing outside is either
   Grant resources;  // by URI (a template by its uriTemplate text)
   Grant prompts;

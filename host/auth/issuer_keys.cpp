@@ -63,11 +63,6 @@ IssuerKeys::IssuerKeys(std::string issuer, const Fetcher& fetcher, Settings sett
       settings_(std::move(settings)),
       policy_(rules_for(issuer_), settings_.addresses) {}
 
-std::string IssuerKeys::jwks_uri() const {
-  std::lock_guard lock(mutex_);
-  return jwks_uri_;
-}
-
 std::shared_ptr<const KeySet> IssuerKeys::keys_for(std::string_view kid) {
   std::unique_lock lock(mutex_);
   const auto now = std::chrono::steady_clock::now();

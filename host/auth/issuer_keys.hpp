@@ -38,8 +38,6 @@ class IssuerKeys {
   std::shared_ptr<const KeySet> keys_for(std::string_view kid);
 
   const std::string& issuer() const { return issuer_; }
-  // Where the keys came from: empty until metadata was read.
-  std::string jwks_uri() const;
 
  private:
   Result<std::shared_ptr<const KeySet>> fetch_keys();
@@ -51,7 +49,7 @@ class IssuerKeys {
   const Settings settings_;
   const EgressPolicy policy_;
 
-  mutable std::mutex mutex_;
+  std::mutex mutex_;
   std::condition_variable fetched_;
   std::shared_ptr<const KeySet> keys_;
   std::string jwks_uri_;

@@ -115,7 +115,6 @@ std::shared_ptr<const Identity> OAuthAuthenticator::identity_for(const AccessTok
   for (const auto& scope : token.scopes) {
     const auto granted = config_.scopes.find(scope);
     if (granted == config_.scopes.end()) continue;
-    identity->scopes.push_back(scope);
     add(identity->tools, granted->second.tools);
     add(identity->resources, granted->second.resources);
     add(identity->prompts, granted->second.prompts);
