@@ -7,6 +7,17 @@
 // the message) sent as a single chunk.
 // Keep-alive; Boost.JSON parses every body; nothing is sanitized.
 //
+// MCP 2026-07-28 stand-alone requests too (a POST without Mcp-Session-Id
+// whose MCP-Protocol-Version header is 2026-07-28 or whose params carry
+// _meta), with only what the revision makes a MUST: _meta's protocolVersion
+// and clientCapabilities present, the version this one and equal to the
+// header, Mcp-Method (and Mcp-Name for tools/call) repeating the body, each
+// refusal with the revision's code and status, resultType "complete" on
+// every result, ttlMs and cacheScope on tools/list and server/discover. No
+// SHOULDs (no serverInfo in the results' _meta). The answer is framed as for
+// a session (SSE when accepted, as airlock does by default) without event
+// ids or a priming event: 2026-07-28 streams are not resumable.
+//
 //   http_echo_baseline [--listen 127.0.0.1:0] [--threads N]
 //
 // Prints "listening on http://HOST:PORT/mcp" on stderr, as airlock does.
@@ -97,6 +108,81 @@ json::object error(json::value id, int code, std::string_view message) {
   return {{"jsonrpc", "2.0"}, {"id", std::move(id)}, {"error", {{"code", code}, {"message", message}}}};
 }
 
+constexpr std::string_view kModernVersion = "2026-07-28";
+
+std::string_view header(const Request& request, std::string_view name) {
+  const auto it = request.find(name);
+  if (it == request.end()) return {};
+  std::string_view value(it->value().data(), it->value().size());
+  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+  while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+  return value;
+}
+
+bool is_modern(const Request& request, const json::value& message) {
+  if (request.find("Mcp-Session-Id") != request.end()) return false;
+  if (header(request, "MCP-Protocol-Version") == kModernVersion) return true;
+  json::error_code ec;
+  return message.find_pointer("/params/_meta", ec) != nullptr;
+}
+
+// A 2026-07-28 request: the response's HTTP status and JSON-RPC message, or
+// a null message for a notification (202).
+std::pair<http::status, json::value> answer_modern(const Request& request, json::value& message) {
+  json::object* object = message.if_object();
+  json::value* id = object ? object->if_contains("id") : nullptr;
+  const json::value* method = object ? object->if_contains("method") : nullptr;
+  if (!method || !method->is_string()) return {http::status::bad_request, error(nullptr, -32600, "invalid request")};
+  if (!id) return {http::status::accepted, nullptr};
+  json::error_code ec;
+  const json::value* version = message.find_pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion", ec);
+  const json::value* capabilities =
+      message.find_pointer("/params/_meta/io.modelcontextprotocol~1clientCapabilities", ec);
+  if (!version || !version->is_string() || !capabilities || !capabilities->is_object())
+    return {http::status::bad_request, error(std::move(*id), -32602, "invalid params: _meta needs protocolVersion "
+                                                                      "and clientCapabilities")};
+  if (version->as_string() != header(request, "MCP-Protocol-Version"))
+    return {http::status::bad_request, error(std::move(*id), -32020, "MCP-Protocol-Version does not match _meta")};
+  if (version->as_string() != kModernVersion) {
+    json::object refusal = error(std::move(*id), -32022, "unsupported protocol version");
+    refusal["error"].as_object()["data"] = {{"supported", json::array{kModernVersion}}, {"requested", *version}};
+    return {http::status::bad_request, std::move(refusal)};
+  }
+  const json::string& name = method->as_string();
+  if (header(request, "Mcp-Method") != std::string_view(name))
+    return {http::status::bad_request, error(std::move(*id), -32020, "Mcp-Method does not match the body")};
+  const json::object tools_capability{{"tools", json::object{}}};
+  if (name == "server/discover")
+    return {http::status::ok, reply(std::move(*id), {{"resultType", "complete"},
+                                                     {"supportedVersions", json::array{kModernVersion}},
+                                                     {"capabilities", tools_capability},
+                                                     {"ttlMs", 0},
+                                                     {"cacheScope", "public"}})};
+  if (name == "tools/list")
+    return {http::status::ok,
+            reply(std::move(*id), {{"resultType", "complete"},
+                                   {"tools", json::array{json::object{{"name", "example.echo"},
+                                                                      {"inputSchema", {{"type", "object"}}}}}},
+                                   {"ttlMs", 0},
+                                   {"cacheScope", "public"}})};
+  if (name == "tools/call") {
+    const json::value* tool = message.find_pointer("/params/name", ec);
+    if (!tool || !tool->is_string() || header(request, "Mcp-Name") != std::string_view(tool->as_string()))
+      return {http::status::bad_request, error(std::move(*id), -32020, "Mcp-Name does not match the body")};
+    json::value* text = message.find_pointer("/params/arguments/text", ec);
+    if (tool->as_string() != "example.echo") return {http::status::ok, error(std::move(*id), -32602, "unknown tool")};
+    if (!text || !text->is_string()) return {http::status::ok, error(std::move(*id), -32602, "text is required")};
+    json::array content{json::object{{"type", "text"}, {"text", std::move(*text)}}};
+    return {http::status::ok, reply(std::move(*id), {{"resultType", "complete"}, {"content", std::move(content)}})};
+  }
+  return {http::status::not_found, error(std::move(*id), -32601, "method not found")};
+}
+
+bool accepts_sse(const Request& request) {
+  const auto accept = request[http::field::accept];
+  return std::string_view(accept.data(), accept.size()).find("text/event-stream") != std::string_view::npos;
+}
+
 Response plain(const Request& request, http::status status, std::string body = {}) {
   Response response(status, 11);
   if (!body.empty()) response.set(http::field::content_type, "application/json");
@@ -154,12 +240,25 @@ Response handle(const Request& request, Sessions& sessions) {
   json::value message = json::parse(request.body(), ec);
   if (ec) return plain(request, http::status::bad_request, json::serialize(error(nullptr, -32700, "parse error")));
 
+  if (is_modern(request, message)) {
+    auto [status, result] = answer_modern(request, message);
+    if (result.is_null()) return plain(request, http::status::accepted);
+    if (status != http::status::ok || !accepts_sse(request)) return plain(request, status, json::serialize(result));
+    Response response(http::status::ok, 11);
+    response.keep_alive(request.keep_alive());
+    std::string& body = response.body();
+    body.append("event: message\ndata: ").append(json::serialize(result)).append("\n\n");
+    response.set(http::field::content_type, "text/event-stream");
+    response.set(http::field::cache_control, "no-cache");
+    response.chunked(true);
+    return response;
+  }
+
   std::string new_session;
   const json::value result = answer(message, session, new_session, sessions);
   if (result.is_null()) return plain(request, http::status::accepted);
 
-  const auto accept = request[http::field::accept];
-  const bool sse = std::string_view(accept.data(), accept.size()).find("text/event-stream") != std::string_view::npos;
+  const bool sse = accepts_sse(request);
   Response response(http::status::ok, 11);
   if (!new_session.empty()) response.set("Mcp-Session-Id", new_session);
   response.keep_alive(request.keep_alive());

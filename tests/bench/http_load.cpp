@@ -2,17 +2,42 @@
 // prints the throughput and latency it saw. Each of C keep-alive connections
 // opens its own session (initialize + notifications/initialized) and keeps
 // one request in flight, so C is the number of calls in flight. Every
-// response is checked: status, content type, the id, a result, the payload
-// echoed back byte for byte; any failure exits non-zero.
+// response is checked: status, content type, the id, a result, the expected
+// text byte for byte (and every --parse-every'th one parsed whole); any
+// failure exits non-zero.
 //
 //   http_load --url http://127.0.0.1:PORT/mcp [--connections C] [--calls N]
-//             [--payload BYTES] [--mode json|sse] [--tool NAME]
-//             [--max-seconds S] [--idle-sessions K --pid PID]
+//             [--payload BYTES] [--payload-kind plain|dirty]
+//             [--mode json|sse|stateless] [--accept VALUE] [--tool NAME]
+//             [--max-seconds S] [--parse-every N] [--pid PID]
+//             [--idle-sessions K --pid PID]
 //
 // --mode json sends `Accept: application/json` (one JSON body back); sse
-// accepts both, so the server answers with an event stream. Latency is from
-// the start of a request's write to the end of its response (for SSE, the
-// last chunk). The run stops after N calls or S seconds, whichever is first.
+// accepts both, so the server answers with an event stream. stateless is
+// MCP 2026-07-28: no initialize and no session; every POST carries
+// MCP-Protocol-Version: 2026-07-28, Mcp-Method and Mcp-Name, and its params
+// carry _meta with the protocol version, the client's capabilities and
+// clientInfo; it accepts both types and takes whichever framing the server
+// picks; the result must say resultType "complete". --accept replaces the
+// Accept header of every POST in any mode; the framing wanted stays the
+// mode's (the TypeScript SDK's transport refuses a POST that does not accept
+// both types even when it answers JSON; run_comparison.sh gives it both).
+// Latency is from the start of a request's write to the end of its response
+// (for SSE, the last chunk). The run stops after N calls or S seconds,
+// whichever is first.
+//
+// --payload-kind: plain is words the sanitizer chain passes unchanged, and
+// every response's text must be the payload. dirty is text full of secrets,
+// URLs, markup and control bytes (bench_support.hpp), which a chain
+// rewrites: every response's text must equal the first response's, byte for
+// byte as serialized (a chain is deterministic); text_changed= says whether
+// the text differs from what was sent.
+//
+// --pid PID with calls: the server's CPU time (utime + stime from
+// /proc/PID/stat, summed over PID and the processes it started) from the
+// moment every connection is ready to the last call's response, per call
+// (cpu_us_per_call=), and its peak RSS (VmHWM over the same processes, at
+// the end: peak_rss_kib=).
 //
 // --idle-sessions K makes no calls: it opens K sessions (initialize +
 // initialized, then nothing) over the C connections and prints the server's
@@ -21,6 +46,8 @@
 //
 // One thread: the client's cost per call stays small next to the server's,
 // and it takes at most one of the machine's cores.
+#include "bench_support.hpp"
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -66,18 +93,27 @@ struct Options {
   std::int64_t connections = 1;
   std::int64_t calls = 1000;
   std::size_t payload = 64;
+  bool dirty = false;
   bool sse = false;
+  bool stateless = false;
+  std::string accept;  // empty: the mode's
   std::string tool = "example.echo";
   double max_seconds = 30;
+  std::int64_t parse_every = 64;
   std::chrono::seconds stall_timeout{10};
   std::int64_t idle_sessions = 0;
   long pid = 0;
 };
 
+constexpr std::string_view kModernVersion = "2026-07-28";
+
+const char* mode_name(const Options& o) { return o.stateless ? "stateless" : o.sse ? "sse" : "json"; }
+
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "http_load: " << why
             << "\nusage: http_load --url http://127.0.0.1:PORT/PATH [--connections C] [--calls N] "
-               "[--payload BYTES] [--mode json|sse] [--tool NAME] [--max-seconds S] [--stall-timeout-s S] "
+               "[--payload BYTES] [--payload-kind plain|dirty] [--mode json|sse|stateless] [--accept VALUE] "
+               "[--tool NAME] [--max-seconds S] [--parse-every N] [--stall-timeout-s S] [--pid PID] "
                "[--idle-sessions K --pid PID]\n";
   std::exit(2);
 }
@@ -119,9 +155,17 @@ Options parse_options(int argc, char** argv) {
         o.calls = std::stoll(value);
       } else if (flag == "--payload") {
         o.payload = std::stoull(value);
+      } else if (flag == "--payload-kind") {
+        if (value != "plain" && value != "dirty") usage("--payload-kind is plain or dirty");
+        o.dirty = value == "dirty";
       } else if (flag == "--mode") {
-        if (value != "json" && value != "sse") usage("--mode is json or sse");
+        if (value != "json" && value != "sse" && value != "stateless") usage("--mode is json, sse or stateless");
         o.sse = value == "sse";
+        o.stateless = value == "stateless";
+      } else if (flag == "--accept") {
+        o.accept = value;
+      } else if (flag == "--parse-every") {
+        o.parse_every = std::stoll(value);
       } else if (flag == "--tool") {
         o.tool = value;
       } else if (flag == "--max-seconds") {
@@ -140,8 +184,10 @@ Options parse_options(int argc, char** argv) {
     }
   }
   if (!have_url) usage("--url is required");
-  if (o.connections < 1 || o.calls < 0 || o.idle_sessions < 0 || o.max_seconds <= 0)
-    usage("--connections must be positive; --calls, --idle-sessions and --max-seconds not negative");
+  if (o.connections < 1 || o.calls < 0 || o.idle_sessions < 0 || o.max_seconds <= 0 || o.parse_every < 1)
+    usage("--connections and --parse-every must be positive; --calls, --idle-sessions and --max-seconds not "
+          "negative");
+  if (o.idle_sessions > 0 && o.stateless) usage("--idle-sessions opens sessions; --mode stateless has none");
   if (o.idle_sessions > 0 && o.pid <= 0) usage("--idle-sessions needs --pid");
   if (o.idle_sessions > 0) o.calls = 0;
   return o;
@@ -180,6 +226,16 @@ std::int64_t percentile_us(const std::vector<std::int64_t>& sorted_ns, double p)
 struct Run {
   Options opt;
   std::string payload;
+  // What every response's text must be, as serialized in the response and
+  // as decoded: the payload, or for dirty text the first response's.
+  std::string expected_raw;
+  std::string expected_text;
+  bool have_expected = false;
+  bool text_changed = false;
+  // The server's usage when the clock starts, and when the last call ends.
+  airlock::bench::ServerUsage usage_before;
+  airlock::bench::ServerUsage usage_after;
+  std::int64_t calling = 0;  // connections still in their call loop
   std::string call_prefix;  // {"jsonrpc":"2.0","id":
   std::string call_suffix;  // ,"method":"tools/call",...}
   Clock::time_point deadline;
@@ -203,11 +259,14 @@ struct Run {
 };
 
 // The JSON-RPC message a response carries: the body itself, or for an event
-// stream the data of its one `message` event (after the priming event).
-// Empty, with `why` set, when the framing is wrong.
-std::string_view message_of(const http::response<http::string_body>& response, bool sse, std::string& why) {
+// stream the data of its one `message` event (after the priming event, if
+// any). Empty, with `why` set, when the framing is wrong. `either` takes
+// whichever of the two the content type says (2026-07-28 requests accept both).
+std::string_view message_of(const http::response<http::string_body>& response, bool sse, bool either,
+                            std::string& why) {
   const std::string_view type(response[http::field::content_type].data(), response[http::field::content_type].size());
   const std::string_view body = response.body();
+  if (either) sse = type.starts_with("text/event-stream");
   if (!sse) {
     if (!type.starts_with("application/json")) why = "content type " + std::string(type) + ", wanted application/json";
     return why.empty() ? body : std::string_view();
@@ -243,44 +302,88 @@ std::string_view message_of(const http::response<http::string_body>& response, b
   return why.empty() ? data : std::string_view();
 }
 
-// The cheap check, on every response: the envelope before the text names
-// this id and a result, and the text is the payload, byte for byte.
-bool echoes(std::string_view message, std::int64_t id, std::string_view payload, std::string& why) {
-  constexpr std::string_view kText = R"("text":")";
+constexpr std::string_view kText = R"("text":")";
+
+// The first response of a dirty run sets what the others must say: its text
+// as serialized (up to the unescaped closing quote) and decoded.
+bool learn_expected(std::string_view message, Run& run, std::string& why) {
+  const std::size_t text_at = message.find(kText);
+  json::error_code ec;
+  const json::value v = json::parse(message, ec);
+  const json::value* text = ec ? nullptr : v.find_pointer("/result/content/0/text", ec);
+  if (text_at == std::string_view::npos || !text || !text->is_string()) {
+    why = "no text in the first response: " + std::string(message.substr(0, 200));
+    return false;
+  }
+  const std::size_t from = text_at + kText.size();
+  for (std::size_t quote = message.find('"', from); quote != std::string_view::npos;
+       quote = message.find('"', quote + 1)) {
+    std::size_t backslashes = 0;
+    while (quote - backslashes > from && message[quote - backslashes - 1] == '\\') ++backslashes;
+    if (backslashes % 2 == 0) {
+      run.expected_raw = std::string(message.substr(from, quote - from));
+      run.expected_text = std::string(text->as_string());
+      run.have_expected = true;
+      run.text_changed = run.expected_text != run.payload;
+      return true;
+    }
+  }
+  why = "the first response's text does not end: " + std::string(message.substr(0, 200));
+  return false;
+}
+
+// The cheap check, on every response: outside the text the message names
+// this id and a result and no error (servers put "id" before or after the
+// result), and the text is the expected one, byte for byte as serialized.
+bool echoes(std::string_view message, std::int64_t id, std::string_view expected, std::string& why) {
   const std::size_t text_at = message.find(kText);
   if (!message.starts_with('{') || text_at == std::string_view::npos) {
     why = "no text in " + std::string(message.substr(0, 200));
     return false;
   }
-  const std::string_view envelope = message.substr(0, text_at);
+  const std::string_view text = message.substr(text_at + kText.size());
+  // The expected text is a whole JSON string's inside, so it cannot end in
+  // an escaping backslash: a quote right after it closes the string.
+  if (text.size() <= expected.size() || text.compare(0, expected.size(), expected) != 0 ||
+      text[expected.size()] != '"') {
+    why = "response " + std::to_string(id) + " does not have the expected text: " +
+          std::string(message.substr(0, 200));
+    return false;
+  }
+  const std::string_view before = message.substr(0, text_at);
+  const std::string_view after = text.substr(expected.size() + 1);
   char id_text[32];
   const auto id_end = std::to_chars(id_text, id_text + sizeof id_text, id).ptr;
   const std::string key = std::string(R"("id":)") + std::string(id_text, id_end);
-  const std::size_t id_at = envelope.find(key);
-  const char after_id = id_at == std::string_view::npos || id_at + key.size() >= envelope.size()
-                            ? '\0' : envelope[id_at + key.size()];
-  if ((after_id != ',' && after_id != '}') || envelope.find(R"("result":)") == std::string_view::npos ||
-      envelope.find(R"("error":)") != std::string_view::npos) {
-    why = "not a result for id " + std::to_string(id) + ": " + std::string(envelope.substr(0, 200));
-    return false;
-  }
-  const std::string_view text = message.substr(text_at + kText.size());
-  if (text.size() <= payload.size() || text.compare(0, payload.size(), payload) != 0 || text[payload.size()] != '"') {
-    why = "response " + std::to_string(id) + " does not echo the payload: " + std::string(message.substr(0, 200));
+  const auto names_id = [&](std::string_view part) {
+    const std::size_t at = part.find(key);
+    const char next = at == std::string_view::npos || at + key.size() >= part.size() ? '\0' : part[at + key.size()];
+    return next == ',' || next == '}';
+  };
+  if (!(names_id(before) || names_id(after)) || before.find(R"("result":)") == std::string_view::npos ||
+      before.find(R"("error":)") != std::string_view::npos || after.find(R"("error":)") != std::string_view::npos) {
+    why = "not a result for id " + std::to_string(id) + ": " + std::string(before.substr(0, 200)) + "..." +
+          std::string(after.substr(0, 200));
     return false;
   }
   return true;
 }
 
-// The full check, on a sample: the message parses and says exactly that.
-bool parses_as_echo(std::string_view message, std::int64_t id, std::string_view payload, std::string& why) {
+// The full check, on a sample: the message parses and says exactly that; a
+// 2026-07-28 result also says it is complete.
+bool parses_as_echo(std::string_view message, std::int64_t id, const Run& run, std::string& why) {
   json::error_code ec;
   const json::value v = json::parse(message, ec);
   const json::value* got_id = ec ? nullptr : v.find_pointer("/id", ec);
   const json::value* text = got_id ? v.find_pointer("/result/content/0/text", ec) : nullptr;
+  const json::value* result_type = got_id ? v.find_pointer("/result/resultType", ec) : nullptr;
   if (!got_id || !got_id->is_int64() || got_id->as_int64() != id || !text || !text->is_string() ||
-      text->as_string() != payload) {
+      text->as_string() != run.expected_text) {
     why = "response " + std::to_string(id) + " is not the echo result: " + std::string(message.substr(0, 200));
+    return false;
+  }
+  if (run.opt.stateless && (!result_type || !result_type->is_string() || result_type->as_string() != "complete")) {
+    why = "response " + std::to_string(id) + " has no resultType \"complete\": " + std::string(message.substr(0, 200));
     return false;
   }
   return true;
@@ -297,8 +400,10 @@ class Client {
   asio::awaitable<void> serve() {
     if (!co_await connect()) co_return;
     if (run_.opt.calls > 0) {
-      const bool opened = co_await open_session(session_id_);
+      const bool opened = run_.opt.stateless || co_await open_session(session_id_);
+      ++run_.calling;
       if (++run_.ready == run_.opt.connections) {
+        if (run_.opt.pid > 0) run_.usage_before = airlock::bench::server_usage(static_cast<pid_t>(run_.opt.pid));
         run_.start = Clock::now();
         run_.deadline = run_.start + std::chrono::duration_cast<Clock::duration>(
                                          std::chrono::duration<double>(run_.opt.max_seconds));
@@ -306,9 +411,13 @@ class Client {
       } else {
         co_await run_.gate->async_wait(kTuple);
       }
+      if (opened) co_await call_loop();
+      // The last connection out of its calls reads the server's usage: the
+      // sessions' DELETEs below are not calls.
+      if (--run_.calling == 0 && run_.opt.pid > 0)
+        run_.usage_after = airlock::bench::server_usage(static_cast<pid_t>(run_.opt.pid));
       if (!opened) co_return;
-      co_await call_loop();
-      co_await close_session();
+      if (!run_.opt.stateless) co_await close_session();
     }
     while (run_.sessions_to_open > 0) {
       --run_.sessions_to_open;
@@ -342,6 +451,7 @@ class Client {
     req.set(http::field::host, run_.opt.host + ":" + run_.opt.port);
     req.set(http::field::content_type, "application/json");
     req.set(http::field::accept, sse ? "application/json, text/event-stream" : "application/json");
+    if (!run_.opt.accept.empty()) req.set(http::field::accept, run_.opt.accept);
     if (!session.empty()) {
       req.set("Mcp-Session-Id", session);
       req.set("MCP-Protocol-Version", "2025-11-25");
@@ -410,8 +520,19 @@ class Client {
       run_.fail("DELETE of the session: status " + std::to_string(response.result_int()));
   }
 
+  // A tools/call: in a session, or stand-alone with the 2026-07-28 headers.
+  http::request<http::string_body> call_request() {
+    auto req = request({}, session_id_, run_.opt.sse || run_.opt.stateless);
+    if (run_.opt.stateless) {
+      req.set("MCP-Protocol-Version", kModernVersion);
+      req.set("Mcp-Method", "tools/call");
+      req.set("Mcp-Name", run_.opt.tool);
+    }
+    return req;
+  }
+
   asio::awaitable<void> call_loop() {
-    auto req = request({}, session_id_, run_.opt.sse);
+    auto req = call_request();
     http::response<http::string_body> response;
     std::string why;
     for (std::int64_t done_here = 0; run_.next_id <= run_.opt.calls; ++done_here) {
@@ -435,9 +556,11 @@ class Client {
                   response.body().substr(0, 200));
         continue;
       }
-      const std::string_view message = message_of(response, run_.opt.sse, why);
-      if (!why.empty() || !echoes(message, id, run_.payload, why) ||
-          (done_here % 64 == 0 && !parses_as_echo(message, id, run_.payload, why)))
+      const std::string_view message = message_of(response, run_.opt.sse, run_.opt.stateless, why);
+      const bool first = !run_.have_expected;
+      if (!why.empty() || (first && !learn_expected(message, run_, why)) ||
+          !echoes(message, id, run_.expected_raw, why) ||
+          ((first || done_here % run_.opt.parse_every == 0) && !parses_as_echo(message, id, run_, why)))
         run_.fail(std::move(why));
       if (!response.keep_alive()) {
         run_.fail("the server closed the connection after call " + std::to_string(id));
@@ -458,10 +581,19 @@ int main(int argc, char** argv) {
   Run run;
   run.opt = parse_options(argc, argv);
   const Options& opt = run.opt;
-  run.payload = make_payload(opt.payload);
+  run.payload = opt.dirty ? airlock::bench::dirty_text(opt.payload) : make_payload(opt.payload);
+  if (!opt.dirty) {
+    run.expected_raw = run.expected_text = run.payload;  // words: serialized as they are
+    run.have_expected = true;
+  }
   run.call_prefix = R"({"jsonrpc":"2.0","id":)";
   run.call_suffix = R"(,"method":"tools/call","params":{"name":")" + opt.tool + R"(","arguments":{"text":")" +
-                    run.payload + "\"}}}";
+                    airlock::bench::json_escape(run.payload) + "\"}";
+  if (opt.stateless)
+    run.call_suffix += R"(,"_meta":{"io.modelcontextprotocol/protocolVersion":")" + std::string(kModernVersion) +
+                       R"(","io.modelcontextprotocol/clientCapabilities":{},)"
+                       R"("io.modelcontextprotocol/clientInfo":{"name":"http_load","version":"1"}})";
+  run.call_suffix += "}}";
   run.latency_ns.reserve(static_cast<std::size_t>(std::min<std::int64_t>(opt.calls, 1 << 22)));
 
   asio::io_context io(1);
@@ -485,12 +617,23 @@ int main(int argc, char** argv) {
   if (opt.calls > 0) {
     std::sort(run.latency_ns.begin(), run.latency_ns.end());
     const double seconds = std::max(1e-9, std::chrono::duration<double>(elapsed).count());
+    std::string usage;
+    if (opt.pid > 0) {
+      char figures[96];
+      std::snprintf(figures, sizeof figures, " cpu_us_per_call=%.1f peak_rss_kib=%ld",
+                    (run.usage_after.cpu_us - run.usage_before.cpu_us) /
+                        static_cast<double>(std::max<std::int64_t>(run.completed, 1)),
+                    run.usage_after.peak_rss_kib);
+      usage = figures;
+    }
     std::printf("http_load: mode=%s tool=%s payload=%zuB connections=%lld calls=%lld calls/s=%.0f p50=%lldus "
-                "p99=%lldus errors=%zu%s\n",
-                opt.sse ? "sse" : "json", opt.tool.c_str(), opt.payload, static_cast<long long>(opt.connections),
+                "p99=%lldus errors=%zu payload_kind=%s%s%s%s\n",
+                mode_name(opt), opt.tool.c_str(), opt.payload, static_cast<long long>(opt.connections),
                 static_cast<long long>(run.completed), static_cast<double>(run.completed) / seconds,
                 static_cast<long long>(percentile_us(run.latency_ns, 0.50)),
                 static_cast<long long>(percentile_us(run.latency_ns, 0.99)), run.failures.size(),
+                opt.dirty ? "dirty" : "plain", usage.c_str(),
+                opt.dirty ? (run.text_changed ? " text_changed=1" : " text_changed=0") : "",
                 run.hit_deadline ? " (stopped at --max-seconds)" : "");
   }
   if (opt.idle_sessions > 0) {
