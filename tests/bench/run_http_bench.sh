@@ -15,8 +15,9 @@
 # whole script takes under 2 minutes. Then an idle airlock's RSS, and its
 # RSS once 1,000 sessions are open and idle.
 #
-# SMOKE=1 (the ctest entry http_bench_smoke): 64 calls per run and 100 idle
-# sessions; it checks every response and asserts nothing about speed.
+# SMOKE=1: 64 calls per run and 100 idle sessions; it checks every response
+# and asserts nothing about speed. (It was the ctest entry http_bench_smoke;
+# run_comparison.sh's smoke, bench_comparison_smoke, covers it now.)
 #
 # Environment: SECONDS_PER_RUN, CALLS (per run, default 200000),
 # BASELINE_THREADS (default 1: airlock's transport.http.io_threads),
@@ -63,6 +64,8 @@ cleanup() {
 trap cleanup EXIT
 
 # Only the sanitizers and the tool are in the plugin dir, so nothing else loads.
+# They are airlock's own and run in-process, as from airlock's own directory:
+# linked into another one, [isolation] would put each in a worker.
 mkdir "$work/plugins"
 for p in example_echo airlock_strip_control airlock_inert_urls airlock_escape_markup airlock_redact_secrets; do
   ln -s "$plugins/$p.so" "$work/plugins/$p.so"
@@ -74,6 +77,9 @@ name = "bench"
 [plugins]
 dirs = ["$work/plugins"]
 on_error = "fail"
+
+[isolation]
+in_process = ["$work/plugins"]
 
 [chains.default]
 steps = ["airlock.strip-control", "airlock.inert-urls", "airlock.escape-markup", "airlock.redact-secrets"]
