@@ -324,17 +324,18 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
   }
   ServerState state = make_state(*loaded, executor, timer, nullptr, runner, *sealer);
   state.tasks = tasks->get();
-  StdioTransport transport(protocol_in, protocol_out, loaded->config.server.max_message_bytes);
+  StdioTransport transport(protocol_in, protocol_out, loaded->config.server.max_message_bytes, executor);
   audit_server(audit::Kind::server_start, "stdio", "started", false, loaded->routes.get());
   {
-    Session session(state, [&transport](std::string message, Outbound) {
-      if (!message.empty()) transport.write(message);
+    Session session(state, [&transport](std::string message, Outbound where) {
+      if (!message.empty()) transport.write(message, where.final);
     });
     transport.run(session);
     // Closing stdin is how a stdio client says it is done, not that it
     // stopped reading: calls in flight still get to answer, for a while.
     spdlog::info("stdin closed; finishing calls in flight");
     session.close(kShutdownGrace);
+    transport.stop();
   }
   if (*tasks) (*tasks)->stop();
   return finish(executor, *loaded);

@@ -15,12 +15,19 @@ DeadlineTimer::~DeadlineTimer() {
 
 DeadlineTimer::Id DeadlineTimer::schedule(Clock::time_point when, std::function<void()> fire) {
   Id id;
+  bool earliest;
   {
     std::lock_guard lock(mutex_);
     id = next_id_++;
-    by_id_.emplace(id, pending_.emplace(when, std::make_pair(id, std::move(fire))));
+    const auto at = pending_.emplace(when, std::make_pair(id, std::move(fire)));
+    by_id_.emplace(id, at);
+    earliest = at == pending_.begin();
   }
-  wake_.notify_all();
+  // The thread sleeps until the earliest deadline; a later one changes
+  // nothing it waits for. Calls share one timeout, so each new deadline is
+  // almost always the latest, and waking the thread per call cost a context
+  // switch each time.
+  if (earliest) wake_.notify_all();
   return id;
 }
 

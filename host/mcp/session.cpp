@@ -8,6 +8,7 @@
 
 #include "calls/call_audit.hpp"
 #include "calls/tool_call_runner.hpp"
+#include "executor/inline_calls.hpp"
 #include "mcp/input_round.hpp"
 #include "mcp/modern_request.hpp"
 #include "mcp/protocol.hpp"
@@ -22,6 +23,7 @@
 #include <spdlog/spdlog.h>
 
 #include <charconv>
+#include <chrono>
 #include <cmath>
 
 namespace airlock::host {
@@ -302,7 +304,14 @@ void Session::on_tools_call(jsonrpc::Message& m, const Scope& scope) {
     call->deadline = server_.timer->schedule(
         DeadlineTimer::Clock::now() + std::chrono::milliseconds(*route->timeout_ms),
         [this, route, call] { on_deadline(*route, call); });
-  std::function<void()> job = [this, route, call] { run_call(*route, call); };
+  std::function<void()> job = [this, route, call] {
+    const auto started = std::chrono::steady_clock::now();
+    run_call(*route, call);
+    route->cost.observe(std::chrono::steady_clock::now() - started);
+  };
+  // A tool whose calls are cheap runs on the thread that read it, when its
+  // transport offers that; anything else goes to a worker.
+  if (route->cost.quick() && InlineCalls::offer(job)) return;
   if (!server_.executor.try_submit(job)) {
     // finish() cancels the deadline, or waits for it if it is firing now; a
     // short timeout_ms may already have answered, and a call is answered once.

@@ -4,6 +4,7 @@
 
 #include "config/host_config.hpp"
 #include "egress/egress_policy.hpp"
+#include "executor/call_cost.hpp"
 #include "pipeline/content_routes.hpp"
 #include "pipeline/sanitizer_chain.hpp"
 #include "plugins/plugin_registry.hpp"
@@ -27,6 +28,8 @@ struct ToolRoute {
   // What the tool may reach through the host's fetch; never null (an empty
   // policy grants nothing). Shared: a running call keeps it.
   std::shared_ptr<const EgressPolicy> egress = std::make_shared<const EgressPolicy>();
+  // How long its calls take lately, counted by whoever runs them.
+  mutable CallCost cost{};
 };
 
 // A tool's egress set as an operator reads it in `airlock list` and the start

@@ -1,89 +1,216 @@
 #include "transport/stdio_transport.hpp"
 
+#include "executor/executor.hpp"
+
 #include <spdlog/spdlog.h>
 
-#include <cerrno>
-#include <cstring>
-#include <string>
+#include <poll.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
-namespace airlock::host {
+#include <cerrno>
+#include <cstring>
 
-StdioTransport::StdioTransport(int in_fd, int out_fd, std::size_t max_message_bytes)
-    : in_fd_(in_fd), out_fd_(out_fd), max_message_bytes_(max_message_bytes) {}
+namespace airlock::host {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// How long one call of a batch may run before the calls behind it are moved
+// to the workers, and how often the leader looks while a batch runs. Ten
+// times CallCost::kQuick: a tool that keeps under that never trips it.
+constexpr std::chrono::milliseconds kStalledCall{2};
+constexpr int kWatchIntervalMs = 1;
+
+// Set on the thread running a batch: its final answers wait for the batch.
+thread_local bool in_batch = false;
+
+}  // namespace
+
+StdioTransport::StdioTransport(int in_fd, int out_fd, std::size_t max_message_bytes, Executor& executor)
+    : in_fd_(in_fd), out_fd_(out_fd), max_message_bytes_(max_message_bytes), executor_(executor) {}
+
+StdioTransport::~StdioTransport() { stop(); }
 
 void StdioTransport::run(Session& session) {
-  std::string line;     // the message being assembled
-  bool skipping = false;  // inside an oversized line: drop bytes until '\n'
-  char buffer[64 * 1024];
-
-  auto deliver = [&] {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    // Blank lines are not messages; some clients send them as keep-alives.
-    if (line.find_first_not_of(" \t") != std::string::npos) session.handle(line);
-    line.clear();
-  };
-
-  for (;;) {
-    const ssize_t n = ::read(in_fd_, buffer, sizeof buffer);
-    if (n == 0) break;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      spdlog::error("stdin: read failed: {}", std::strerror(errno));
-      break;
-    }
-    std::string_view chunk(buffer, static_cast<std::size_t>(n));
-    while (!chunk.empty()) {
-      const auto newline = chunk.find('\n');
-      const std::string_view piece = chunk.substr(0, newline);
-      if (!skipping) {
-        if (line.size() + piece.size() > max_message_bytes_) {
-          skipping = true;
-          line.clear();
-          line.shrink_to_fit();
-          session.reject_oversized(max_message_bytes_);
-        } else {
-          line.append(piece);
-        }
-      }
-      if (newline == std::string_view::npos) break;
-      if (skipping) {
-        skipping = false;
-      } else {
-        deliver();
-      }
-      chunk.remove_prefix(newline + 1);
-    }
-  }
-  // A last message without its newline still counts.
-  if (!skipping && !line.empty()) deliver();
+  relief_ = std::thread([this, &session] { take_turns(session, 1); });
+  take_turns(session, 0);
 }
 
-void StdioTransport::write(std::string_view message) {
+void StdioTransport::stop() {
+  end_input();
+  if (relief_.joinable()) relief_.join();
+}
+
+void StdioTransport::end_input() {
+  {
+    std::lock_guard lock(turn_mutex_);
+    ended_ = true;
+  }
+  turn_.notify_all();
+}
+
+void StdioTransport::take_turns(Session& session, int self) {
+  const int other = 1 - self;
+  std::vector<Job> jobs;
+  for (;;) {
+    {
+      std::unique_lock lock(turn_mutex_);
+      idle_[self] = true;
+      turn_.wait(lock, [&] { return leader_ == self || ended_; });
+      idle_[self] = false;
+      if (ended_) return;
+    }
+    // Lead until a chunk brings cheap calls. They are collected only when
+    // the other thread waits to take the lead: reading must go on while
+    // they run.
+    for (;;) {
+      bool relief_waits;
+      {
+        std::lock_guard lock(turn_mutex_);
+        relief_waits = idle_[other];
+      }
+      if (!read_chunk(session, relief_waits ? &jobs : nullptr)) {
+        end_input();
+        return;
+      }
+      if (!jobs.empty()) break;
+    }
+    {
+      std::lock_guard lock(turn_mutex_);
+      leader_ = other;
+    }
+    turn_.notify_all();
+    run_batch(jobs);
+    jobs.clear();
+  }
+}
+
+bool StdioTransport::read_chunk(Session& session, std::vector<Job>* batch) {
+  wait_readable();
+  ssize_t n;
+  do {
+    n = ::read(in_fd_, chunk_.data(), chunk_.size());
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) spdlog::error("stdin: read failed: {}", std::strerror(errno));
+
+  auto deliver = [&] {
+    if (!line_.empty() && line_.back() == '\r') line_.pop_back();
+    // Blank lines are not messages; some clients send them as keep-alives.
+    if (line_.find_first_not_of(" \t") != std::string::npos) session.handle(line_);
+    line_.clear();
+  };
+  if (n <= 0) {
+    // A last message without its newline still counts.
+    if (!skipping_ && !line_.empty()) deliver();
+    return false;
+  }
+
+  std::optional<InlineCalls> collecting;
+  if (batch) collecting.emplace(*batch);
+  std::string_view chunk(chunk_.data(), static_cast<std::size_t>(n));
+  while (!chunk.empty()) {
+    const auto newline = chunk.find('\n');
+    const std::string_view piece = chunk.substr(0, newline);
+    if (!skipping_) {
+      if (line_.size() + piece.size() > max_message_bytes_) {
+        skipping_ = true;
+        line_.clear();
+        line_.shrink_to_fit();
+        session.reject_oversized(max_message_bytes_);
+      } else {
+        line_.append(piece);
+      }
+    }
+    if (newline == std::string_view::npos) break;
+    if (skipping_) {
+      skipping_ = false;
+    } else {
+      deliver();
+    }
+    chunk.remove_prefix(newline + 1);
+  }
+  return true;
+}
+
+void StdioTransport::wait_readable() {
+  pollfd in{in_fd_, POLLIN, 0};
+  for (;;) {
+    const bool watching = batch_running_.load(std::memory_order_acquire) || held_.load(std::memory_order_acquire);
+    const int ready = ::poll(&in, 1, watching ? kWatchIntervalMs : -1);
+    if (ready != 0) return;  // readable, closed, or an error the read will name
+    rescue_batch();
+  }
+}
+
+void StdioTransport::rescue_batch() {
+  {
+    std::lock_guard lock(batch_mutex_);
+    if (call_started_ != Clock::time_point{} && Clock::now() - call_started_ > kStalledCall) {
+      while (!batch_.empty() && executor_.try_submit(batch_.front())) batch_.pop_front();
+    }
+  }
+  std::unique_lock lock(write_mutex_);
+  if (!writing_ && !pending_.empty()) drain(lock, nullptr);
+}
+
+void StdioTransport::run_batch(std::vector<Job>& jobs) {
+  {
+    std::lock_guard lock(batch_mutex_);
+    for (Job& job : jobs) batch_.push_back(std::move(job));
+  }
+  batch_running_.store(true, std::memory_order_release);
+  in_batch = true;
+  for (;;) {
+    Job job;
+    {
+      std::lock_guard lock(batch_mutex_);
+      if (batch_.empty()) {
+        call_started_ = {};
+        break;
+      }
+      job = std::move(batch_.front());
+      batch_.pop_front();
+      call_started_ = Clock::now();
+    }
+    job();
+  }
+  in_batch = false;
+  batch_running_.store(false, std::memory_order_release);
+  std::unique_lock lock(write_mutex_);
+  if (!writing_ && !pending_.empty()) drain(lock, nullptr);
+}
+
+void StdioTransport::write(std::string_view message, bool may_wait) {
   std::unique_lock lock(write_mutex_);
   if (closed_) return;
-  if (writing_) {
+  if (writing_ || (may_wait && in_batch)) {
     pending_.append(message).push_back('\n');
+    if (!writing_) held_.store(true, std::memory_order_release);
     return;
   }
+  drain(lock, &message);
+}
+
+void StdioTransport::drain(std::unique_lock<std::mutex>& lock, const std::string_view* message) {
   writing_ = true;
-  lock.unlock();
-
-  // The common case writes straight from the caller's buffer, no copy.
-  char newline = '\n';
-  iovec parts[2] = {{const_cast<char*>(message.data()), message.size()}, {&newline, 1}};
-  bool open = write_all(parts, 2);
-
-  // Then whatever queued up meanwhile, in batches, until nothing is left.
-  std::string batch;
-  lock.lock();
-  while (open && !pending_.empty()) {
-    batch.clear();
-    batch.swap(pending_);
+  held_.store(false, std::memory_order_release);
+  bool open = true;
+  // What waited goes first, then `message`; then whatever queued up
+  // meanwhile, in batches, until nothing is left.
+  for (bool first = true; open && (first || !pending_.empty()); first = false) {
+    outgoing_.swap(pending_);
     lock.unlock();
-    iovec part{batch.data(), batch.size()};
-    open = write_all(&part, 1);
+    char newline = '\n';
+    iovec parts[3] = {{outgoing_.data(), outgoing_.size()}, {}, {}};
+    int count = 1;
+    if (first && message) {
+      parts[1] = {const_cast<char*>(message->data()), message->size()};
+      parts[2] = {&newline, 1};
+      count = 3;
+    }
+    open = write_all(parts, count);
+    outgoing_.clear();
     lock.lock();
   }
   if (!open) {

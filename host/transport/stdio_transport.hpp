@@ -1,42 +1,117 @@
 // MCP over stdio: newline-delimited JSON-RPC on stdin/stdout. stdout carries
 // protocol messages only; everything else goes to stderr.
+//
+// Two threads take turns reading stdin (leader and follower). The leader
+// reads a chunk and dispatches its messages in order, as a single reader
+// would. The tool calls in it that are cheap (executor/call_cost.hpp) are
+// not handed to the workers one by one: the leader passes the lead to the
+// follower, runs them itself, and writes their answers in one go. A burst
+// of cheap calls then costs one wake and one write instead of a wake, a
+// context switch and a write per call, and stdin is still read meanwhile, so
+// a cancellation or a ping never waits behind a batch. The new leader also
+// watches the batch: when one of its calls has run for over a millisecond
+// (a cheap tool turned slow, or hung), the calls behind it go to the
+// workers and the answers held so far are written.
 #pragma once
 
+#include "executor/inline_calls.hpp"
 #include "mcp/session.hpp"
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstddef>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <vector>
 
 struct iovec;
 
 namespace airlock::host {
 
+class Executor;
+
 class StdioTransport {
  public:
-  StdioTransport(int in_fd, int out_fd, std::size_t max_message_bytes);
+  // `executor` takes the calls a stalled batch leaves behind.
+  StdioTransport(int in_fd, int out_fd, std::size_t max_message_bytes, Executor& executor);
+  // stop()s.
+  ~StdioTransport();
+  StdioTransport(const StdioTransport&) = delete;
+  StdioTransport& operator=(const StdioTransport&) = delete;
 
-  // Reads messages until end of input and hands each to `session`; a line
-  // over the limit is answered with an error and skipped, never buffered.
+  // Reads messages until end of input and hands each to `session`, from one
+  // thread at a time; a line over the limit is answered with an error and
+  // skipped, never buffered. Returns at end of input, once the calling
+  // thread's own batch (if any) has run.
   void run(Session& session);
+
+  // Waits for the other reading thread to finish its batch and end. Call
+  // after run() returned and the session closed. Idempotent.
+  void stop();
 
   // Writes one message and its newline, whole. Any thread. Under load,
   // messages that arrive while another thread is writing are gathered and
-  // written by that thread in one system call, not one call each.
-  void write(std::string_view message);
+  // written by that thread in one system call. `may_wait`: a final answer,
+  // which a thread running a batch holds until the batch ends (or the
+  // watchdog writes it); anything else is written now.
+  void write(std::string_view message, bool may_wait = false);
 
  private:
+  using Job = InlineCalls::Job;
+
+  // The life of reading thread `self` (0 or 1): wait for the lead, lead
+  // until a chunk brings a batch, pass the lead, run the batch, wait again;
+  // returns at end of input.
+  void take_turns(Session& session, int self);
+  // Reads and dispatches one chunk; cheap calls go to `batch` when it is
+  // not null. False at end of input.
+  bool read_chunk(Session& session, std::vector<Job>* batch);
+  // Waits until stdin is readable, minding a running batch meanwhile.
+  void wait_readable();
+  // The watchdog: moves a stalled batch's waiting calls to the workers and
+  // writes the answers held so far.
+  void rescue_batch();
+  void run_batch(std::vector<Job>& jobs);
+  void end_input();
+  // Writes pending_ (and `message`, unless null) until nothing is left.
+  // Called with write_mutex_ held and writing_ false; returns with it held.
+  void drain(std::unique_lock<std::mutex>& lock, const std::string_view* message);
   // Writes all of `parts` to out_fd_; false once the client is gone.
   bool write_all(iovec* parts, int count);
 
-  int in_fd_;
-  int out_fd_;
-  std::size_t max_message_bytes_;
-  std::mutex write_mutex_;  // guards pending_ and writing_
-  std::string pending_;     // messages queued while another thread writes
+  const int in_fd_;
+  const int out_fd_;
+  const std::size_t max_message_bytes_;
+  Executor& executor_;
+
+  // Only the leader reads these, and the lead passes under turn_mutex_.
+  std::string line_;       // the message being assembled
+  bool skipping_ = false;  // inside an oversized line: drop bytes until '\n'
+  std::vector<char> chunk_ = std::vector<char>(64 * 1024);
+
+  // The reading threads are 0 (run()'s caller) and 1 (relief_).
+  std::mutex turn_mutex_;  // guards leader_, idle_, ended_
+  std::condition_variable turn_;
+  int leader_ = 0;               // the thread that reads now
+  bool idle_[2] = {false, false};  // the thread waits for the lead, with no batch to run
+  bool ended_ = false;           // end of input: nobody leads any more
+  std::thread relief_;
+
+  std::mutex batch_mutex_;  // guards batch_ and call_started_
+  std::deque<Job> batch_;   // a running batch's calls not started yet
+  std::chrono::steady_clock::time_point call_started_{};  // the batch call running now; {}: none
+  std::atomic<bool> batch_running_{false};
+
+  std::mutex write_mutex_;  // guards pending_, writing_ and closed_
+  std::string pending_;     // messages waiting for a writer, or for a batch to end
+  std::string outgoing_;    // what the writer writes now; only the writer touches it
   bool writing_ = false;    // some thread is writing to out_fd_ now
   bool closed_ = false;     // the client closed stdout
+  std::atomic<bool> held_{false};  // pending_ holds a batch's answers with no writer at work
 };
 
 }  // namespace airlock::host

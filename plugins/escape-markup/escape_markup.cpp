@@ -1,21 +1,23 @@
 // The airlock.escape-markup rules; they are listed in escape_markup.hpp.
 #include "escape_markup.hpp"
 
+#include "find_any_of.hpp"
+
 #include <cstddef>
 
 namespace airlock::plugins {
 
 namespace {
 
-// Index of the first byte that needs escaping, or npos. `run` counts the
-// backslashes directly before each byte.
+// Index of the first byte that needs escaping, or npos: an angle bracket,
+// or a square one after an even run of backslashes (an odd run escapes it).
 std::size_t first_to_escape(std::string_view text) noexcept {
-  std::size_t run = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '<' || c == '>') return i;
-    if ((c == '[' || c == ']') && run % 2 == 0) return i;
-    run = c == '\\' ? run + 1 : 0;
+  for (std::size_t i = find_any_of<'<', '>', '[', ']'>(text, 0); i != std::string_view::npos;
+       i = find_any_of<'<', '>', '[', ']'>(text, i + 1)) {
+    if (text[i] == '<' || text[i] == '>') return i;
+    std::size_t run = 0;
+    while (run < i && text[i - run - 1] == '\\') ++run;
+    if (run % 2 == 0) return i;
   }
   return std::string_view::npos;
 }

@@ -41,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::Outbox outbox;
     host::Session session(fuzz::FuzzServer::get().state(), outbox.sender());
     // A small limit, so that the oversized-line path is reachable.
-    host::StdioTransport transport(in, out, 4096);
+    host::StdioTransport transport(in, out, 4096, fuzz::FuzzServer::get().state().executor);
     transport.run(session);
     session.close(std::chrono::milliseconds(2000));
   }

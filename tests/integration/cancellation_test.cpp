@@ -67,6 +67,44 @@ TEST(Concurrency, AnswersEveryPipelinedCallExactlyOnce) {
   for (const auto& [id, count] : answers) EXPECT_EQ(1, count) << "id " << id;
 }
 
+// Over stdio a tool whose calls have been cheap runs on the thread that read
+// it, in a batch with the cheap calls read with it, while the other reading
+// thread goes on reading. When such a tool turns slow, the call read behind
+// it in the same batch must not wait for it, and stdin must still be read.
+TEST(Concurrency, ACheapToolTurnedSlowHoldsUpNeitherTheCallsBehindItNorReading) {
+  TempConfig config(standard_config());
+  std::unique_ptr<McpStdioClient> client = start_initialized(config);
+  // Enough cheap calls of both tools for them to count as cheap.
+  for (int i = 0; i < 40; ++i) {
+    ASSERT_EQ("slept 0", first_text(client->call_tool("canary.slow", json::object{{"ms", 0}})));
+    ASSERT_EQ("warm", first_text(client->call_tool("example.echo", json::object{{"text", "warm"}})));
+  }
+
+  auto call = [](std::int64_t id, std::string_view tool, json::object arguments) {
+    return json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"},
+                                        {"params", {{"name", tool}, {"arguments", std::move(arguments)}}}}) +
+           "\n";
+  };
+  const auto sent = Clock::now();
+  ASSERT_TRUE(client->process().write(call(9001, "canary.slow", {{"ms", 1500}}) +
+                                      call(9002, "example.echo", {{"text", "behind the slow one"}})));
+  std::this_thread::sleep_for(100ms);
+  ASSERT_TRUE(client->process().write(R"({"jsonrpc":"2.0","id":9003,"method":"ping"})" "\n"));
+
+  std::map<std::int64_t, Clock::duration> answered;
+  while (answered.size() < 3) {
+    const std::optional<Message> m = client->next_message(5s);
+    ASSERT_TRUE(m) << "only " << answered.size() << " of 3 answers; stderr:\n" << client->stderr_text();
+    const std::int64_t id = int_at(*m, "/id", -1);
+    if (id == 9001) EXPECT_EQ("slept 1500", first_text(*m)) << m->line;
+    if (id == 9002) EXPECT_EQ("behind the slow one", first_text(*m)) << m->line;
+    answered[id] = Clock::now() - sent;
+  }
+  EXPECT_LT(answered[9002], 1000ms) << "the call behind the slow one waited for it";
+  EXPECT_LT(answered[9003], 1000ms) << "stdin was not read while the slow call ran";
+  EXPECT_GE(answered[9001], 1500ms);
+}
+
 TEST(Cancellation, StopsACancellableToolAndSendsNoResponse) {
   TempConfig config(standard_config());
   std::unique_ptr<McpStdioClient> client = start_initialized(config);

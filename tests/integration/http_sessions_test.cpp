@@ -2,6 +2,7 @@
 // the standalone GET stream and its limits.
 #include "http_integration.hpp"
 
+#include <future>
 #include <thread>
 
 namespace airlock::test {
@@ -41,6 +42,29 @@ TEST(HttpSessions, DeletingOneSessionLeavesOthersWorking) {
   EXPECT_LT(a.end_session().status, 300);
   const McpReply reply = b.call_tool("example.echo", {{"text", "still here"}});
   EXPECT_EQ("still here", first_text(reply)) << reply.describe();
+}
+
+// A tool whose calls have been cheap runs on the I/O thread that read the
+// request (there is one by default), with no hand-off to a worker. When it
+// turns slow there, the other connections must still be served meanwhile.
+TEST(HttpSessions, ACheapToolTurnedSlowHoldsUpNoOtherConnection) {
+  AIRLOCK_START_HTTP(s, http_config());
+  McpHttpClient a = initialized(s.port());
+  McpHttpClient b = initialized(s.port());
+  // Enough cheap calls of both tools for them to count as cheap.
+  for (int i = 0; i < 40; ++i) {
+    ASSERT_EQ("slept 0", first_text(a.call_tool("canary.slow", {{"ms", 0}})));
+    ASSERT_EQ("warm", first_text(b.call_tool("example.echo", {{"text", "warm"}})));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  auto slow = std::async(std::launch::async, [&a] { return a.call_tool("canary.slow", {{"ms", 1500}}); });
+  std::this_thread::sleep_for(100ms);
+  const McpReply echo = b.call_tool("example.echo", {{"text", "meanwhile"}});
+  const auto echoed = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ("meanwhile", first_text(echo)) << echo.describe();
+  EXPECT_LT(echoed, 1000ms) << "another connection waited for the slow call";
+  const McpReply slept = slow.get();
+  EXPECT_EQ("slept 1500", first_text(slept)) << slept.describe();
 }
 
 TEST(HttpSessions, AnIdleSessionExpiresAndThenIs404) {

@@ -120,7 +120,7 @@ class Harness {
                   std::chrono::milliseconds pause = 0ms) {
     Pipe in;
     Pipe out;
-    StdioTransport transport(in.read_end(), out.write_end(), max_bytes);
+    StdioTransport transport(in.read_end(), out.write_end(), max_bytes, executor_);
     std::thread writer([&] {
       for (const auto& piece : pieces) {
         in.write_all(piece);
@@ -261,7 +261,8 @@ TEST(StdioTransport, RejectsAnOversizedLastLineWithoutNewline) {
 
 TEST(StdioTransport, WritesEachMessageFollowedByANewline) {
   Pipe out;
-  StdioTransport transport(-1, out.write_end(), 4096);
+  Executor executor(1, 1);
+  StdioTransport transport(-1, out.write_end(), 4096, executor);
   transport.write(R"({"a":1})");
   transport.write("");
   transport.write(R"({"b":2})");
@@ -274,7 +275,8 @@ TEST(StdioTransport, WritesWholeLinesFromManyThreadsAtOnce) {
   constexpr int kMessages = 12;
   constexpr std::size_t kSize = 100000;  // larger than a pipe holds: writes are partial
   Pipe out;
-  StdioTransport transport(-1, out.write_end(), 4096);
+  Executor executor(1, 1);
+  StdioTransport transport(-1, out.write_end(), 4096, executor);
   std::string received;
   std::thread reader([&] { received = out.read_all(); });
   std::vector<std::thread> writers;

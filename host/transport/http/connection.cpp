@@ -477,7 +477,7 @@ void Connection::handle_post(Request& request, const std::shared_ptr<const Ident
   session_ = session;
   stream_ = *stream;
   session->attach(stream_, shared_from_this(), 0, cursor_, false);
-  session->mcp().handle(message);
+  dispatch(message, [&](jsonrpc::Message& m) { session->mcp().handle(m); });
 
   if (created) {
     if (session->mcp().initialized()) {
@@ -533,13 +533,25 @@ void Connection::handle_modern_post(Request& request, jsonrpc::Message& message,
   stream_ = *stream;
   // Its events start at 1: there is no priming event to resume from.
   exchange->attach(stream_, shared_from_this(), 1, cursor_, false);
-  exchange->mcp().handle_modern(message, std::move(std::get<RequestScope>(admitted)));
+  dispatch(message, [&](jsonrpc::Message& m) {
+    exchange->mcp().handle_modern(m, std::move(std::get<RequestScope>(admitted)));
+  });
   if (json && !listen) {
     state_ = State::waiting_json;
     watch_for_hang_up();
     return finish_json();
   }
   start_stream(200);
+}
+
+void Connection::dispatch(jsonrpc::Message& message, const std::function<void(jsonrpc::Message&)>& handle) {
+  std::vector<InlineCalls::Job> cheap;
+  {
+    std::optional<InlineCalls> collecting;
+    if (ctx_.relief && IoRelief::may_run_inline()) collecting.emplace(cheap);
+    handle(message);
+  }
+  if (!cheap.empty()) ctx_.relief->run(cheap);
 }
 
 void Connection::release_session() {

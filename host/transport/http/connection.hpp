@@ -18,6 +18,7 @@
 #include <boost/beast/http/string_body.hpp>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -58,6 +59,10 @@ class Connection final : public StreamSink, public std::enable_shared_from_this<
   // HttpSession that is not a session), or a notification.
   void handle_modern_post(Request& request, jsonrpc::Message& message, const std::shared_ptr<const Identity>& identity,
                           bool sse, bool json);
+  // Hands a request to its session. A cheap tool call it starts runs here,
+  // on this I/O thread, before this returns (io_relief.hpp): the answer is
+  // then ready for the response without a hand-off.
+  void dispatch(jsonrpc::Message& message, const std::function<void(jsonrpc::Message&)>& handle);
   // Lets go of the session the response came from; an exchange of one
   // 2026-07-28 request is then closed (its calls cancelled if any still run).
   void release_session();

@@ -50,7 +50,9 @@ struct HttpServer::Impl {
   Impl(const ServerState& server, Metrics* metrics_sink)
       : state(server),
         config(server.config.http),
-        io(static_cast<int>(config.io_threads)),
+        // Relief threads (io_relief.hpp) may run it beside the I/O threads.
+        io(static_cast<int>(2 * config.io_threads)),
+        relief(io, config.io_threads),
         acceptor(io),
         signals(io, SIGINT, SIGTERM),
         sweep(io),
@@ -69,6 +71,7 @@ struct HttpServer::Impl {
   const ServerState& state;
   const HttpConfig& config;
   asio::io_context io;
+  IoRelief relief;
   tcp::acceptor acceptor;
   asio::signal_set signals;
   asio::steady_timer sweep;
@@ -116,6 +119,7 @@ Result<std::unique_ptr<HttpServer>> HttpServer::bind(const ServerState& server, 
                                         impl->auth, impl->oauth, impl->rate, metrics,
                                         make_host_policy(address.host, config.allowed_hosts, config.allowed_origins),
                                         std::move(access)});
+  impl->context->relief = &impl->relief;
   return std::unique_ptr<HttpServer>(new HttpServer(std::move(impl)));
 }
 
@@ -198,6 +202,7 @@ void HttpServer::run() {
   for (std::uint32_t i = 1; i < impl.config.io_threads; ++i) threads.emplace_back([&impl] { impl.io.run(); });
   impl.io.run();
   for (auto& t : threads) t.join();
+  impl.relief.stop();
   if (shutdown.joinable()) shutdown.join();
   if (prefetch.joinable()) prefetch.join();
   spdlog::info("HTTP server stopped");

@@ -6,6 +6,7 @@
 #include "config/host_config.hpp"
 #include "mcp/session.hpp"
 #include "transport/http/auth.hpp"
+#include "transport/http/io_relief.hpp"
 #include "transport/http/rate_limiter.hpp"
 #include "transport/http/request_guard.hpp"
 #include "transport/http/session_table.hpp"
@@ -33,6 +34,7 @@ struct ServerContext {
   Metrics* metrics;  // null: not counted
   HostPolicy hosts;
   std::shared_ptr<spdlog::logger> access_log;  // null: off
+  IoRelief* relief = nullptr;  // null: every call goes to the workers
 
   std::atomic<bool> draining{false};  // shutting down: no new requests
   std::atomic<std::uint32_t> connections{0};
