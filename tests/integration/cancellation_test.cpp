@@ -96,8 +96,12 @@ TEST(Concurrency, ACheapToolTurnedSlowHoldsUpNeitherTheCallsBehindItNorReading) 
     const std::optional<Message> m = client->next_message(5s);
     ASSERT_TRUE(m) << "only " << answered.size() << " of 3 answers; stderr:\n" << client->stderr_text();
     const std::int64_t id = int_at(*m, "/id", -1);
-    if (id == 9001) EXPECT_EQ("slept 1500", first_text(*m)) << m->line;
-    if (id == 9002) EXPECT_EQ("behind the slow one", first_text(*m)) << m->line;
+    if (id == 9001) {
+      EXPECT_EQ("slept 1500", first_text(*m)) << m->line;
+    }
+    if (id == 9002) {
+      EXPECT_EQ("behind the slow one", first_text(*m)) << m->line;
+    }
     answered[id] = Clock::now() - sent;
   }
   EXPECT_LT(answered[9002], 1000ms) << "the call behind the slow one waited for it";
