@@ -399,6 +399,11 @@ void Session::finish(const std::shared_ptr<InFlight>& call) {
   if (calls_.empty()) calls_done_.notify_all();
 }
 
+bool Session::calls_in_flight() {
+  std::lock_guard lock(calls_mutex_);
+  return !calls_.empty();
+}
+
 void Session::on_cancelled(const jsonrpc::Message& m) {
   const auto* params = params_object(m);
   const auto* id = params ? params->if_contains("requestId") : nullptr;

@@ -151,6 +151,8 @@ class Session : private ContentListener {
   // The negotiated protocol version; empty before initialize. Transport thread.
   const std::string& protocol_version() const { return protocol_version_; }
   bool initialized() const { return initialized_; }
+  // Whether a tool call of this session has not finished yet. Any thread.
+  bool calls_in_flight();
 
   // The client is done sending: lets calls in flight finish and answer for
   // up to `grace`, then cancels the rest and waits until none runs. New

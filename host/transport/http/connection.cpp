@@ -631,7 +631,9 @@ void Connection::respond_error(unsigned status, int code, std::string_view messa
 void Connection::send(std::shared_ptr<Response> response, bool close) {
   if (!new_session_id_.empty()) response->set("Mcp-Session-Id", std::exchange(new_session_id_, {}));
   response->keep_alive(keep_alive_ && !close && !draining_ && !ctx_.draining.load());
-  response->prepare_payload();
+  // A whole event stream comes chunked, as the streams written as they
+  // grow; anything else gets its Content-Length.
+  if (!response->chunked()) response->prepare_payload();
   state_ = State::handling;
   write_pending_ = true;
   bytes_out_ = response->body().size();
@@ -673,16 +675,38 @@ void Connection::finish_json() {
   respond(200, std::move(*body), "application/json");
 }
 
+namespace {
+
+void set_event_stream_fields(beast_http::fields& header) {
+  header.set(beast_http::field::server, "airlock");
+  header.set(beast_http::field::content_type, "text/event-stream");
+  header.set(beast_http::field::cache_control, "no-cache, no-transform");
+  header.set("X-Accel-Buffering", "no");  // proxies that buffer would hold events back
+}
+
+}  // namespace
+
 void Connection::start_stream(unsigned status) {
+  // Answered already (a cheap call runs before this): the header, every
+  // event as one chunk and the last chunk go out in one write, not three.
+  if (!http10_ && session_->answered(stream_)) {
+    auto pulled = session_->pull(stream_, cursor_, this);
+    if (pulled.ended) {
+      session_->detach(stream_, this);
+      release_session();
+      auto response = std::make_shared<Response>(static_cast<beast_http::status>(status), 11);
+      set_event_stream_fields(*response);
+      response->body() = std::move(pulled.bytes);
+      response->chunked(true);
+      return send(std::move(response), false);
+    }
+  }
   state_ = State::streaming;
   stream_recorded_ = false;
   stream_header_ = std::make_shared<beast_http::response<beast_http::empty_body>>(
       static_cast<beast_http::status>(status), 11);
   auto& header = *stream_header_;
-  header.set(beast_http::field::server, "airlock");
-  header.set(beast_http::field::content_type, "text/event-stream");
-  header.set(beast_http::field::cache_control, "no-cache, no-transform");
-  header.set("X-Accel-Buffering", "no");  // proxies that buffer would hold events back
+  set_event_stream_fields(header);
   if (!new_session_id_.empty()) header.set("Mcp-Session-Id", std::exchange(new_session_id_, {}));
   // A 1.0 client cannot read chunks (RFC 9112 section 6.1): its stream has
   // neither coding nor length, and ends when the server closes.

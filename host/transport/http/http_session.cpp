@@ -197,6 +197,12 @@ HttpSession::Pull HttpSession::pull(std::uint32_t number, std::uint64_t& cursor,
   return out;
 }
 
+bool HttpSession::answered(std::uint32_t number) const {
+  std::lock_guard lock(mutex_);
+  const auto it = streams_.find(number);
+  return it != streams_.end() && it->second.finished;
+}
+
 std::optional<std::string> HttpSession::take_json_response(std::uint32_t number) {
   std::lock_guard lock(mutex_);
   auto it = streams_.find(number);

@@ -86,6 +86,9 @@ class HttpSession {
     bool lost = false;  // events between cursor and the oldest kept were dropped for the budget
   };
   Pull pull(std::uint32_t stream, std::uint64_t& cursor, const StreamSink* reader);
+  // Whether `stream`'s request is answered already, so that one pull would
+  // hand out all it will ever hold.
+  bool answered(std::uint32_t stream) const;
 
   // The response of a JSON-mode stream, once the session produced it.
   std::optional<std::string> take_json_response(std::uint32_t stream);

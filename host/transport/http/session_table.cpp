@@ -60,7 +60,17 @@ std::shared_ptr<HttpSession> SessionTable::create_stateless(std::string identity
   return exchange;
 }
 
-void SessionTable::retire_stateless(std::shared_ptr<HttpSession> exchange) { retire(std::move(exchange)); }
+void SessionTable::retire_stateless(std::shared_ptr<HttpSession> exchange) {
+  // Its call over (as when a cheap call ran on the I/O thread), closing it
+  // waits for nothing: it ends here, not with a wake of the reaper per
+  // request.
+  if (!exchange->mcp().calls_in_flight()) {
+    exchange->end_all_streams();
+    exchange->mcp().close();
+    return;
+  }
+  retire(std::move(exchange));
+}
 
 std::shared_ptr<HttpSession> SessionTable::find(std::string_view id, std::string_view identity) {
   std::lock_guard lock(mutex_);

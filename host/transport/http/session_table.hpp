@@ -44,8 +44,9 @@ class SessionTable {
   // the table (no id finds it), but ended with the rest at shutdown (an
   // open subscriptions/listen then gets its result).
   std::shared_ptr<HttpSession> create_stateless(std::string identity);
-  // Closes an exchange the connection is done with, off the I/O thread;
-  // calls still running in it (the client hung up) are cancelled.
+  // Closes an exchange the connection is done with: at once when no call
+  // of it still runs, else off the I/O thread, where calls still running
+  // (the client hung up) are cancelled.
   void retire_stateless(std::shared_ptr<HttpSession> exchange);
 
   // Ends sessions idle past the timeout with nothing in flight. Returns how
