@@ -64,16 +64,18 @@ void audit_server(audit::Kind kind, std::string_view how, std::string outcome, b
   audit::record(std::move(event));
 }
 
+[[noreturn]] void abandon(const Loaded& loaded) {
+  spdlog::error("a plugin call still ran {} ms after the stop began; exiting without it (status 3)",
+                (kShutdownGrace + kAbandonGrace).count());
+  audit_server(audit::Kind::server_stop, "", "abandoned a plugin call", true);
+  if (auto* trail = loaded.trail.get()) trail->flush();
+  spdlog::shutdown();
+  std::fflush(nullptr);
+  _exit(3);
+}
+
 int finish(Executor& executor, const Loaded& loaded) {
-  if (!executor.shutdown(kAbandonGrace)) {
-    spdlog::error("a plugin call still ran {} ms after the stop began; exiting without it (status 3)",
-                  (kShutdownGrace + kAbandonGrace).count());
-    audit_server(audit::Kind::server_stop, "", "abandoned a plugin call", true);
-    if (auto* trail = loaded.trail.get()) trail->flush();
-    spdlog::shutdown();
-    std::fflush(nullptr);
-    _exit(3);
-  }
+  if (!executor.shutdown(kAbandonGrace)) abandon(loaded);
   audit_server(audit::Kind::server_stop, "", "stopped");
   spdlog::info("bye");
   return 0;
@@ -334,7 +336,10 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
     // Closing stdin is how a stdio client says it is done, not that it
     // stopped reading: calls in flight still get to answer, for a while.
     spdlog::info("stdin closed; finishing calls in flight");
-    session.close(kShutdownGrace);
+    // A call that ignores its cancellation keeps a thread (a worker, or a
+    // reading thread that ran it) and the session it uses: the process
+    // ends without them.
+    if (!session.close(kShutdownGrace, kAbandonGrace)) abandon(*loaded);
     transport.stop();
   }
   if (*tasks) (*tasks)->stop();

@@ -418,7 +418,7 @@ void Session::on_cancelled(const jsonrpc::Message& m) {
   wake_client_waiters();
 }
 
-void Session::close(std::chrono::milliseconds grace) {
+bool Session::close(std::chrono::milliseconds grace, std::optional<std::chrono::milliseconds> abandon) {
   if (catalog_) catalog_->remove_listener(this);
   end_listens();
   {
@@ -428,9 +428,11 @@ void Session::close(std::chrono::milliseconds grace) {
   client_answered_.notify_all();
   std::unique_lock lock(calls_mutex_);
   closed_ = true;
-  if (calls_done_.wait_for(lock, grace, [this] { return calls_.empty(); })) return;
+  if (calls_done_.wait_for(lock, grace, [this] { return calls_.empty(); })) return true;
   for (auto& [key, call] : calls_) call->cancelled = true;
+  if (abandon) return calls_done_.wait_for(lock, *abandon, [this] { return calls_.empty(); });
   calls_done_.wait(lock, [this] { return calls_.empty(); });
+  return true;
 }
 
 // --- requests to the client

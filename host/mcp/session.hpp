@@ -155,11 +155,16 @@ class Session : private ContentListener {
   bool calls_in_flight();
 
   // The client is done sending: lets calls in flight finish and answer for
-  // up to `grace`, then cancels the rest and waits until none runs. New
-  // calls are refused from the start, and so are requests to the client:
-  // one that waits for an answer gets CANCELLED at once, since none can come.
-  // From the start, too, no resource or list change reaches this session.
-  void close(std::chrono::milliseconds grace = std::chrono::milliseconds(0));
+  // up to `grace`, then cancels the rest and waits until none runs, for at
+  // most `abandon` when given. New calls are refused from the start, and so
+  // are requests to the client: one that waits for an answer gets CANCELLED
+  // at once, since none can come. From the start, too, no resource or list
+  // change reaches this session. False when a call still runs after
+  // `abandon` (an in-process plugin that ignores cancellation): the session
+  // must then never be destroyed, since that call still uses it; the
+  // process ends instead.
+  bool close(std::chrono::milliseconds grace = std::chrono::milliseconds(0),
+             std::optional<std::chrono::milliseconds> abandon = std::nullopt);
 
  private:
   class CallLink;  // a call's CallChannel (session.cpp)

@@ -376,6 +376,24 @@ void expect_no_forged_line(std::string_view isolation, bool in_process) {
   }
 }
 
+// The stop is bounded even when a call inside the server never returns: it
+// gets the shutdown grace, then its cancellation, then the abandon grace,
+// and the process ends with status 3 rather than wait for it forever.
+TEST(InProcessFault, AHungCallDoesNotKeepTheServerFromStopping) {
+  if (forced_mode() == "process") GTEST_SKIP() << kNeedsInProcess;
+  TempConfig config(hostile_config(kInProcess));
+  std::unique_ptr<McpStdioClient> client = start_initialized(config);
+  client->request("tools/call", {{"name", "hostile.crash"}, {"arguments", {{"how", "hang"}}}});
+  std::this_thread::sleep_for(300ms);  // the hang is running
+  const auto closed = Clock::now();
+  const std::optional<int> status = client->finish(15s);
+  ASSERT_TRUE(status) << "the server did not stop; stderr:\n" << client->stderr_text();
+  EXPECT_EQ(3, *status) << client->stderr_text();
+  // kShutdownGrace (5 s) + kAbandonGrace (3 s), with room for a loaded machine.
+  EXPECT_LT(Clock::now() - closed, 12s);
+  EXPECT_THAT(client->stderr_text(), HasSubstr("exiting without it (status 3)"));
+}
+
 TEST(ProtocolStream, KeepsLinesForgedByAPluginInsideTheServerFromTheClient) {
   if (forced_mode() == "process") GTEST_SKIP() << kNeedsInProcess;
   expect_no_forged_line(kInProcess, true);
