@@ -242,7 +242,7 @@ int serve_http(const Loaded& loaded, std::string_view listen) {
     }
     announce(loaded, (*server)->url());
     audit_server(audit::Kind::server_start, "http", "started", false, loaded.routes.get());
-    (*server)->run();
+    (*server)->run(kAbandonGrace, [&loaded] { abandon(loaded); });
   }
   if (*tasks) (*tasks)->stop();
   return finish(executor, loaded);

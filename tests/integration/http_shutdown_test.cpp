@@ -112,5 +112,30 @@ TEST(HttpShutdown, ACallPastTheGraceIsCutAndTheProcessStillExits) {
   EXPECT_TRUE(call.wait_end(2s));
 }
 
+// A call inside the server that never returns (an in-process plugin that
+// ignores cancellation) cannot be stopped: past the grace, its cancellation
+// and the abandon grace, the process ends with status 3 instead of waiting.
+TEST(HttpShutdown, AnInProcessCallThatNeverReturnsEndsTheProcessWithStatus3) {
+  if (const char* mode = std::getenv("AIRLOCK_ISOLATION"); mode && std::string_view(mode) == "process")
+    GTEST_SKIP() << "AIRLOCK_ISOLATION=process puts the hung plugin in a worker, which is killed instead";
+  const std::string toml = "[server]\nname = \"hung\"\n\n[plugins]\n" +
+                           toml_dirs({fixture_dir("hostile"), kPluginDir}) +
+                           "\non_error = \"fail\"\n\n[isolation]\nmode = \"in-process\"\n\n"
+                           "[transport.http]\nshutdown_grace_ms = 300\n";
+  AIRLOCK_START_HTTP(s, toml);
+  McpHttpClient client = initialized(s.port());
+  SseStream call =
+      client.post_stream(rpc_request(7, "tools/call", {{"name", "hostile.crash"}, {"arguments", {{"how", "hang"}}}}));
+  ASSERT_TRUE(call.next(2s));  // the stream is open: the call runs
+  const auto started = Clock::now();
+  s.server.signal(SIGTERM);
+  const std::optional<int> exit = s.server.process().wait_exit(10s);
+  ASSERT_TRUE(exit) << "still running 10 s after SIGTERM; stderr:\n" << s.server.stderr_text();
+  EXPECT_EQ(3, *exit) << s.server.stderr_text();
+  // shutdown_grace_ms (0.3 s) + the abandon grace (3 s), with room for a loaded machine.
+  EXPECT_LT(Clock::now() - started, 7s);
+  EXPECT_THAT(s.server.stderr_text(), testing::HasSubstr("exiting without it (status 3)"));
+}
+
 }  // namespace
 }  // namespace airlock::test

@@ -68,6 +68,10 @@ struct HttpServer::Impl {
   void schedule_sweep();
   void shut_down();
 
+  // What run() was told to do about a call that never returns.
+  std::chrono::milliseconds abandon_grace{0};
+  const std::function<void()>* abandon = nullptr;
+
   const ServerState& state;
   const HttpConfig& config;
   asio::io_context io;
@@ -177,8 +181,10 @@ void HttpServer::Impl::schedule_sweep() {
   });
 }
 
-void HttpServer::run() {
+void HttpServer::run(std::chrono::milliseconds abandon_grace, const std::function<void()>& abandon) {
   Impl& impl = *impl_;
+  impl.abandon_grace = abandon_grace;
+  impl.abandon = &abandon;
   spdlog::info("listening on {}", impl.url);
   impl.accept();
   impl.schedule_sweep();
@@ -220,7 +226,7 @@ void HttpServer::Impl::shut_down() {
     for (auto& weak : connections)
       if (auto connection = weak.lock()) connection->drain();
   }
-  sessions.close_all(std::chrono::milliseconds(config.shutdown_grace_ms));
+  if (!sessions.close_all(std::chrono::milliseconds(config.shutdown_grace_ms), abandon_grace)) (*abandon)();
   // Streams now end; give their last bytes a moment to leave.
   const auto deadline = std::chrono::steady_clock::now() + 2s;
   while (context->connections.load() > 0 && std::chrono::steady_clock::now() < deadline)

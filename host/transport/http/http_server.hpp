@@ -7,6 +7,8 @@
 #include "mcp/session.hpp"
 #include "util/error.hpp"
 
+#include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -36,8 +38,11 @@ class HttpServer {
 
   // Serves until SIGTERM or SIGINT, then shuts down gracefully: stops
   // accepting, lets calls in flight answer for up to shutdown_grace_ms,
-  // ends every stream, and returns.
-  void run();
+  // ends every stream, and returns. A call that still runs `abandon_grace`
+  // after its cancellation (an in-process plugin that never returns) holds
+  // a thread that cannot be stopped: `abandon` is called then, on the
+  // shutdown thread, and must end the process.
+  void run(std::chrono::milliseconds abandon_grace, const std::function<void()>& abandon);
 
  private:
   struct Impl;

@@ -112,7 +112,7 @@ std::size_t SessionTable::expire(std::chrono::steady_clock::time_point now) {
   return expired.size();
 }
 
-void SessionTable::close_all(std::chrono::milliseconds grace) {
+bool SessionTable::close_all(std::chrono::milliseconds grace, std::optional<std::chrono::milliseconds> abandon) {
   std::unordered_map<std::string, std::shared_ptr<HttpSession>> all;
   {
     std::lock_guard lock(mutex_);
@@ -124,11 +124,21 @@ void SessionTable::close_all(std::chrono::milliseconds grace) {
   // Stop taking calls everywhere first, so the grace period is shared, not
   // spent once per session.
   const auto deadline = std::chrono::steady_clock::now() + grace;
+  const auto abandon_at = deadline + abandon.value_or(std::chrono::milliseconds(0));
+  const auto until = [](std::chrono::steady_clock::time_point t) {
+    return std::max(std::chrono::duration_cast<std::chrono::milliseconds>(t - std::chrono::steady_clock::now()),
+                    std::chrono::milliseconds(0));
+  };
+  bool ended = true;
   for (auto& [id, session] : all) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    session->mcp().close(std::max(left, std::chrono::milliseconds(0)));
+    if (session->mcp().close(until(deadline), abandon ? std::optional(until(abandon_at)) : std::nullopt)) continue;
+    ended = false;
+    // A call still uses it: kept until the process ends.
+    std::lock_guard lock(mutex_);
+    abandoned_.push_back(session);
   }
   for (auto& [id, session] : all) session->end_all_streams();
+  return ended;
 }
 
 std::size_t SessionTable::size() const {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -53,8 +54,10 @@ class SessionTable {
   // many. Called periodically by the server.
   std::size_t expire(std::chrono::steady_clock::time_point now);
 
-  // Ends every session: calls in flight get up to `grace` to answer.
-  void close_all(std::chrono::milliseconds grace);
+  // Ends every session: calls in flight get up to `grace` to answer, then
+  // are cancelled, and get `abandon` more to return when given. False when
+  // a call still runs then: its session stays, and the process must end.
+  bool close_all(std::chrono::milliseconds grace, std::optional<std::chrono::milliseconds> abandon = std::nullopt);
 
   std::size_t size() const;
 
@@ -69,8 +72,10 @@ class SessionTable {
   const std::chrono::seconds idle_timeout_;
   const HttpSession::Limits limits_;
 
-  mutable std::mutex mutex_;  // guards sessions_
+  mutable std::mutex mutex_;  // guards sessions_ and abandoned_
   std::unordered_map<std::string, std::shared_ptr<HttpSession>> sessions_;
+  // Sessions close_all gave up on: a call that never returned still uses them.
+  std::vector<std::shared_ptr<HttpSession>> abandoned_;
   std::vector<std::weak_ptr<HttpSession>> stateless_;  // live exchanges, pruned as they end
 
   std::mutex reap_mutex_;  // guards retiring_, stopping_
