@@ -150,6 +150,10 @@ void StdioTransport::rescue_batch() {
       while (!batch_.empty() && executor_.try_submit(batch_.front())) batch_.pop_front();
     }
   }
+  write_held();
+}
+
+void StdioTransport::write_held() {
   std::unique_lock lock(write_mutex_);
   if (!writing_ && !pending_.empty()) drain(lock, nullptr);
 }
@@ -177,8 +181,7 @@ void StdioTransport::run_batch(std::vector<Job>& jobs) {
   }
   in_batch = false;
   batch_running_.store(false, std::memory_order_release);
-  std::unique_lock lock(write_mutex_);
-  if (!writing_ && !pending_.empty()) drain(lock, nullptr);
+  write_held();
 }
 
 void StdioTransport::write(std::string_view message, bool may_wait) {

@@ -76,6 +76,8 @@ class StdioTransport {
   // writes the answers held so far.
   void rescue_batch();
   void run_batch(std::vector<Job>& jobs);
+  // Writes what waits in pending_, unless a writer at work will.
+  void write_held();
   void end_input();
   // Writes pending_ (and `message`, unless null) until nothing is left.
   // Called with write_mutex_ held and writing_ false; returns with it held.
