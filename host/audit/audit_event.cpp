@@ -2,6 +2,9 @@
 // format shares, so OCSF, CEF and syslog never disagree about a record.
 #include "audit/audit_event.hpp"
 
+#include "util/json_canonical.hpp"
+#include "util/json_writer.hpp"
+
 #include <array>
 
 namespace airlock::host::audit {
@@ -108,25 +111,137 @@ std::string_view severity_name(Severity severity) noexcept {
   return "Unknown";
 }
 
-std::string describe(const Event& event) {
-  std::string text(kind_name(event.kind));
+namespace {
+
+// About how much memory a copy of a JSON value takes: its strings and a
+// node per value.
+constexpr std::size_t kNode = sizeof(boost::json::value);
+std::size_t footprint(const boost::json::value& value) noexcept;
+
+std::size_t footprint(const boost::json::object& object) noexcept {
+  std::size_t total = kNode;
+  for (const auto& member : object) total += member.key().size() + footprint(member.value());
+  return total;
+}
+
+std::size_t footprint(const boost::json::value& value) noexcept {
+  if (const auto* string = value.if_string()) return kNode + string->size();
+  if (const auto* array = value.if_array()) {
+    std::size_t total = kNode;
+    for (const auto& item : *array) total += footprint(item);
+    return total;
+  }
+  if (const auto* object = value.if_object()) return footprint(*object);
+  return kNode;
+}
+
+}  // namespace
+
+PendingDigest PendingDigest::of_bytes(std::string_view bytes) {
+  PendingDigest digest;
+  if (bytes.size() < kHashAtOnce)
+    digest.hashed_ = sha256(bytes);
+  else
+    digest.bytes_ = bytes;
+  return digest;
+}
+
+PendingDigest PendingDigest::of_json(const boost::json::value& value) {
+  PendingDigest digest;
+  if (footprint(value) < kHashAtOnce)
+    digest.hashed_ = sha256(canonical_json(value));
+  else
+    digest.value_ = value;
+  return digest;
+}
+
+PendingDigest PendingDigest::of_json(const boost::json::object& value) {
+  PendingDigest digest;
+  if (footprint(value) < kHashAtOnce)
+    digest.hashed_ = sha256(canonical_json(value));
+  else
+    digest.value_ = boost::json::value(value);
+  return digest;
+}
+
+Sha256Digest PendingDigest::hash() const {
+  if (hashed_) return *hashed_;
+  return value_ ? sha256(canonical_json(*value_)) : sha256(bytes_);
+}
+
+std::size_t PendingDigest::held_bytes() const noexcept {
+  if (hashed_) return 0;
+  return value_ ? footprint(*value_) : bytes_.size();
+}
+
+void settle_digests(Event& event) {
+  const auto settle = [](std::optional<PendingDigest>& pending, std::optional<Sha256Digest>& digest) {
+    if (!pending) return;
+    digest = pending->hash();
+    pending.reset();
+  };
+  settle(event.pending.arguments, event.arguments_sha256);
+  settle(event.pending.result, event.result_sha256);
+  settle(event.pending.delivered, event.delivered_sha256);
+}
+
+std::size_t held_bytes(const Event& event) noexcept {
+  std::size_t total = 0;
+  for (const auto* pending : {&event.pending.arguments, &event.pending.result, &event.pending.delivered})
+    if (*pending) total += (*pending)->held_bytes();
+  return total;
+}
+
+bool has_detail(const Event& event) noexcept {
+  return event.arguments_sha256 || event.result_sha256 || event.delivered_sha256 || !event.chain.empty() ||
+         !event.detail.empty();
+}
+
+void write_detail(JsonObjectWriter& out, const Event& event) {
+  const auto digest = [&](std::string_view name, const std::optional<Sha256Digest>& value) {
+    if (!value) return;
+    static constexpr char kHex[] = "0123456789abcdef";
+    char hex[2 * std::tuple_size_v<Sha256Digest>];
+    for (std::size_t i = 0; i < value->size(); ++i) {
+      hex[2 * i] = kHex[(*value)[i] >> 4];
+      hex[2 * i + 1] = kHex[(*value)[i] & 0xf];
+    }
+    out.string(name, std::string_view(hex, sizeof hex));
+  };
+  digest("arguments_sha256", event.arguments_sha256);
+  if (!event.chain.empty()) out.string("chain", event.chain);
+  digest("result_sha256", event.result_sha256);
+  digest("delivered_sha256", event.delivered_sha256);
+  for (const auto& [key, value] : event.detail) out.member(key, value);
+}
+
+DescriptionParts description_parts(const Event& event) noexcept {
+  DescriptionParts out;
+  const auto add = [&](std::string_view part) { out.parts[out.count++] = part; };
+  add(kind_name(event.kind));
   if (!event.subject.empty()) {
-    text += ' ';
-    text += event.subject;
+    add(" ");
+    add(event.subject);
   }
   if (!event.destination.empty()) {
-    text += " to ";
-    text += event.destination;
+    add(" to ");
+    add(event.destination);
   }
   if (!event.outcome.empty()) {
-    text += ": ";
-    text += event.outcome;
+    add(": ");
+    add(event.outcome);
   }
   if (!event.reason.empty()) {
-    text += " (";
-    text += event.reason;
-    text += ')';
+    add(" (");
+    add(event.reason);
+    add(")");
   }
+  return out;
+}
+
+std::string describe(const Event& event) {
+  std::string text;
+  for (const std::string_view part : description_parts(event).view()) text += part;
   return text;
 }
 

@@ -6,13 +6,21 @@
 // is redacted by construction rather than by a filter that could miss.
 #pragma once
 
+#include "util/sha256.hpp"
+
 #include <boost/json/object.hpp>
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+
+namespace airlock::host {
+class JsonObjectWriter;
+}
 
 namespace airlock::host::audit {
 
@@ -72,6 +80,34 @@ struct Actor {
   std::string client;     // the OAuth client_id the caller's token was issued to
 };
 
+// What one of a call's digests covers, until the trail's writer hashes it.
+// Hashing a 4 KiB call's arguments, result and response on the call's
+// thread took as long as the rest of its pipeline; copying them takes a
+// tenth of that. Below kHashAtOnce bytes the copy costs more than the hash,
+// and the digest is computed at once. Nothing reads the bytes back but
+// hash(): the writer settles every digest before a record is formatted,
+// and drops the bytes.
+class PendingDigest {
+ public:
+  static constexpr std::size_t kHashAtOnce = 1024;
+
+  // SHA-256 of `bytes` as they are.
+  static PendingDigest of_bytes(std::string_view bytes);
+  // SHA-256 of `value`'s canonical JSON (util/json_canonical.hpp).
+  static PendingDigest of_json(const boost::json::value& value);
+  static PendingDigest of_json(const boost::json::object& value);
+
+  Sha256Digest hash() const;
+  // About how much memory the covered bytes take: what the trail bounds.
+  std::size_t held_bytes() const noexcept;
+
+ private:
+  PendingDigest() = default;
+  std::optional<Sha256Digest> hashed_;
+  std::string bytes_;
+  std::optional<boost::json::value> value_;
+};
+
 struct Event {
   Kind kind = Kind::server_start;
   std::chrono::system_clock::time_point time = std::chrono::system_clock::now();
@@ -94,11 +130,41 @@ struct Event {
   std::string http_method;
   std::string http_path;
   unsigned http_status = 0;
-  // Everything else, host-made: digests ("arguments_sha256", ...), the
-  // chain and its steps, counts. Formats map the keys they know and keep the
-  // rest beside the record (OCSF: `unmapped`).
+  // A tool call's digests (of its arguments, of its result before the
+  // chain, of the result as sent) and its chain by name, kept typed so the
+  // call's thread writes no text for them: a record is built for every
+  // call. Formats write them first in detail, the digests as 64 hex digits
+  // under arguments_sha256, result_sha256 and delivered_sha256.
+  std::optional<Sha256Digest> arguments_sha256;
+  std::optional<Sha256Digest> result_sha256;
+  std::optional<Sha256Digest> delivered_sha256;
+  std::string chain;
+  // The same digests while they are still to be computed: settle_digests
+  // (on the writer, or on the caller's thread when the writer is behind)
+  // turns each into its field above.
+  struct {
+    std::optional<PendingDigest> arguments;
+    std::optional<PendingDigest> result;
+    std::optional<PendingDigest> delivered;
+  } pending{};
+  // Everything else, host-made: digests, counts, names. Formats map the keys
+  // they know and keep the rest beside the record (OCSF: `unmapped`).
   boost::json::object detail;
 };
+
+// Computes `event`'s pending digests into their fields. Throws only when
+// memory runs out (a canonical form is written to be hashed).
+void settle_digests(Event& event);
+
+// How much memory `event`'s pending digests hold.
+std::size_t held_bytes(const Event& event) noexcept;
+
+// Whether a record of `event` holds a detail object (see write_detail).
+bool has_detail(const Event& event) noexcept;
+
+// The members of the record's detail object: the typed digests and the
+// chain, then `event.detail`'s members in their order.
+void write_detail(JsonObjectWriter& out, const Event& event);
 
 // How much a record matters to whoever reads the trail, in OCSF's words;
 // CEF and syslog map it onto their own scales.
@@ -114,5 +180,14 @@ std::string_view severity_name(Severity severity) noexcept;
 // One sentence of host words for the record, built only from the event's
 // host-made fields: "tool_call get_forecast: delivered".
 std::string describe(const Event& event);
+
+// The same sentence as the pieces it is joined from, for a writer that
+// escapes them straight into a record without building it first.
+struct DescriptionParts {
+  std::array<std::string_view, 9> parts;
+  std::size_t count = 0;
+  std::span<const std::string_view> view() const noexcept { return {parts.data(), count}; }
+};
+DescriptionParts description_parts(const Event& event) noexcept;
 
 }  // namespace airlock::host::audit

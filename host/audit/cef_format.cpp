@@ -5,7 +5,7 @@
 // always one line whatever its values hold.
 #include "audit/cef_format.hpp"
 
-#include "util/json_text.hpp"
+#include "util/json_writer.hpp"
 
 #include <boost/json/parse.hpp>
 
@@ -144,8 +144,16 @@ std::string format_cef(const Event& event, const ChainLink& link, const FormatCo
   if (!event.actor.request.empty()) add_labelled(out, "cs2", "requestId", event.actor.request);
   if (!event.reason.empty()) add_labelled(out, "cs3", "reason", event.reason);
   if (!event.subject.empty()) add_labelled(out, "cs4", "subject", event.subject);
-  if (!event.detail.empty()) add_labelled(out, "cs5", "airlockDetail", to_json(event.detail));
-  if (!event.actor.protocol.empty()) add_labelled(out, "flexString1", "protocol", event.actor.protocol);
+  if (has_detail(event)) {
+    std::string detail;
+    {
+      JsonObjectWriter members(detail);
+      write_detail(members, event);
+    }
+    add_labelled(out, "cs5", "airlockDetail", detail);
+  }
+  // flexString1 is the OAuth client's.
+  if (!event.actor.protocol.empty()) add_labelled(out, "flexString2", "protocol", event.actor.protocol);
   if (event.http_status != 0) add_labelled(out, "cn1", "httpStatus", std::to_string(event.http_status));
   if (event.duration)
     add_labelled(out, "cn2", "durationMs",

@@ -7,7 +7,8 @@
 // labelled custom fields for the rest:
 //   cs1 mcpSession   cs2 requestId   cs3 reason   cs4 subject
 //   cs5 airlockDetail (the detail object, compact JSON)
-//   flexString1 protocol   cn1 httpStatus   cn2 durationMs   cn3 bytes
+//   flexString1 oauthClient   flexString2 protocol
+//   cn1 httpStatus   cn2 durationMs   cn3 bytes
 //   cs6 airlockChain = "<replica>:<seq>:<prev hex>", always the last pair
 #pragma once
 

@@ -3,11 +3,11 @@
 // none of a class's activities it is 99 Other with airlock's own name.
 #include "audit/ocsf_format.hpp"
 
-#include "util/json_text.hpp"
+#include "util/json_writer.hpp"
 
-#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 
+#include <charconv>
 #include <chrono>
 #include <cstddef>
 
@@ -94,26 +94,48 @@ std::int64_t epoch_ms(std::chrono::system_clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
 }
 
-json::object product(const FormatContext& context, const json::storage_ptr& sp) {
-  return json::object({{"name", "airlock"}, {"vendor_name", "airlock"}, {"version", context.product_version}},
-                      sp);
+void write_product(JsonObjectWriter& out, const FormatContext& context) {
+  out.string("name", "airlock");
+  out.string("vendor_name", "airlock");
+  out.string("version", context.product_version);
 }
 
 // The application a lifecycle record is about: airlock itself, or the
 // plugin, pack or tool it names (whose vendor the host does not know).
-json::object lifecycle_app(const Event& event, const FormatContext& context, const json::storage_ptr& sp) {
+void write_lifecycle_app(JsonObjectWriter& app, const Event& event, const FormatContext& context) {
   switch (event.kind) {
     case Kind::server_start:
     case Kind::server_stop:
     case Kind::config_loaded:
-      return product(context, sp);
+      write_product(app, context);
+      return;
     default: {
-      json::object app({{"name", event.subject}, {"vendor_name", "unknown"}}, sp);
-      if (const auto* publisher = event.detail.if_contains("publisher"); publisher && publisher->is_string())
-        app["vendor_name"] = publisher->get_string();
-      return app;
+      app.string("name", event.subject);
+      const auto* publisher = event.detail.if_contains("publisher");
+      app.string("vendor_name", publisher && publisher->is_string() ? std::string_view(publisher->get_string())
+                                                                    : std::string_view("unknown"));
+      return;
     }
   }
+}
+
+// The caller as OCSF's Actor: user, session and the OAuth client; the tool
+// as the application acting, when it is one (egress). False when there is
+// nothing to say.
+bool has_actor(const Event& event) {
+  return !event.actor.caller.empty() || !event.actor.session.empty() || !event.actor.client.empty();
+}
+void write_actor(JsonObjectWriter& actor, const Event& event, std::string_view app_name = {}) {
+  if (!event.actor.caller.empty()) actor.object("user").string("name", event.actor.caller);
+  if (!event.actor.session.empty()) actor.object("session").string("uid", event.actor.session);
+  // OCSF 1.3 Actor.app_uid: the client application that initiated the activity.
+  if (!event.actor.client.empty()) actor.string("app_uid", event.actor.client);
+  if (!app_name.empty()) actor.string("app_name", app_name);
+}
+
+void write_http_request(JsonObjectWriter& request, const Event& event) {
+  if (!event.http_method.empty()) request.string("http_method", event.http_method);
+  if (!event.http_path.empty()) request.object("url").string("path", event.http_path);
 }
 
 }  // namespace
@@ -174,168 +196,223 @@ OcsfActivity ocsf_activity(const Event& event) noexcept {
 }
 
 std::string format_ocsf(const Event& event, const ChainLink& link, const FormatContext& context) {
+  std::string line;
+  append_ocsf(line, event, link, context);
+  return line;
+}
+
+void append_ocsf(std::string& line, const Event& event, const ChainLink& link, const FormatContext& context) {
   const OcsfActivity activity = ocsf_activity(event);
   const Severity severity = severity_of(event);
-  // One arena per record: the tree is built, serialized and dropped whole,
-  // so a record costs the writer no allocation at all until it outgrows the
-  // buffer (then the arena takes blocks from the heap, and frees them here).
-  alignas(std::max_align_t) unsigned char buffer[16384];
-  json::monotonic_resource arena(buffer, sizeof buffer);
-  const json::storage_ptr sp(&arena);
-  json::object record(sp);
-  record["activity_id"] = activity.activity_id;
-  record["activity_name"] = activity.activity_name;
-  record["category_uid"] = activity.category_uid;
-  record["category_name"] = activity.category_name;
-  record["class_uid"] = activity.class_uid;
-  record["class_name"] = activity.class_name;
-  record["type_uid"] = std::int64_t{activity.class_uid} * 100 + activity.activity_id;
-  record["type_name"] = std::string(activity.class_name) + ": " + std::string(activity.activity_name);
-  record["time"] = epoch_ms(event.time);
-  record["severity_id"] = static_cast<int>(severity);
-  record["severity"] = severity_name(severity);
-  record["status_id"] = event.failed ? 2 : 1;
-  record["status"] = event.failed ? "Failure" : "Success";
-  if (!event.outcome.empty()) record["status_detail"] = event.outcome;
-  record["message"] = describe(event);
-  record["metadata"] = json::object({{"version", kOcsfVersion},
-                                     {"product", product(context, sp)},
-                                     {"log_name", "audit"},
-                                     {"log_provider", "airlock"},
-                                     {"event_code", kind_name(event.kind)},
-                                     {"uid", link.replica + ":" + std::to_string(link.seq)}}, sp);
+  // Written as text, member by member: building a tree per record and
+  // serializing it had cost the writer thread more than the call it records.
+  JsonObjectWriter record(line);
+  record.number("activity_id", activity.activity_id);
+  record.string("activity_name", activity.activity_name);
+  record.number("category_uid", activity.category_uid);
+  record.string("category_name", activity.category_name);
+  record.number("class_uid", activity.class_uid);
+  record.string("class_name", activity.class_name);
+  record.number("type_uid", std::int64_t{activity.class_uid} * 100 + activity.activity_id);
+  record.string("type_name", {activity.class_name, ": ", activity.activity_name});
+  record.number("time", epoch_ms(event.time));
+  record.number("severity_id", static_cast<int>(severity));
+  record.string("severity", severity_name(severity));
+  record.number("status_id", event.failed ? 2 : 1);
+  record.string("status", event.failed ? "Failure" : "Success");
+  if (!event.outcome.empty()) record.string("status_detail", event.outcome);
+  record.string("message", description_parts(event).view());
+  {
+    auto metadata = record.object("metadata");
+    metadata.string("version", kOcsfVersion);
+    {
+      auto product = metadata.object("product");
+      write_product(product, context);
+    }
+    metadata.string("log_name", "audit");
+    metadata.string("log_provider", "airlock");
+    metadata.string("event_code", kind_name(event.kind));
+    char seq[24];
+    const auto seq_end = std::to_chars(seq, seq + sizeof seq, link.seq).ptr;
+    metadata.string("uid", {link.replica, ":", std::string_view(seq, static_cast<std::size_t>(seq_end - seq))});
+  }
 
-  // What the class has no attribute for; filled as each class takes its own.
-  json::object unmapped(sp);
+  // Which of the event's fields the class took; the rest go under unmapped.
   bool protocol_mapped = false;
   bool request_mapped = false;
   bool destination_mapped = false;
   bool http_mapped = false;
   bool bytes_mapped = false;
-
-  json::object actor(sp);
-  if (!event.actor.caller.empty()) actor["user"] = json::object({{"name", event.actor.caller}}, sp);
-  if (!event.actor.session.empty()) actor["session"] = json::object({{"uid", event.actor.session}}, sp);
-  // OCSF 1.3 Actor.app_uid: the client application that initiated the activity.
-  if (!event.actor.client.empty()) actor["app_uid"] = event.actor.client;
-  json::object src_endpoint(sp);
-  if (!event.actor.address.empty()) src_endpoint["ip"] = event.actor.address;
+  const bool has_address = !event.actor.address.empty();
 
   switch (activity.class_uid) {
     case 6003: {  // API Activity: actor, api and src_endpoint are required
-      record["actor"] = std::move(actor);
-      json::object api_object({{"operation", api_operation(event.kind)}}, sp);
-      if (!event.actor.request.empty())
-        api_object["request"] = json::object({{"uid", event.actor.request}}, sp);
-      if (!event.actor.protocol.empty()) api_object["version"] = event.actor.protocol;
-      record["api"] = std::move(api_object);
+      {
+        auto actor = record.object("actor");
+        write_actor(actor, event);
+      }
+      {
+        auto api = record.object("api");
+        api.string("operation", api_operation(event.kind));
+        if (!event.actor.request.empty()) api.object("request").string("uid", event.actor.request);
+        if (!event.actor.protocol.empty()) api.string("version", event.actor.protocol);
+      }
       protocol_mapped = request_mapped = true;
-      // stdio has no peer address: the endpoint is named by its transport.
-      if (src_endpoint.empty() && !event.actor.transport.empty()) src_endpoint["name"] = event.actor.transport;
-      record["src_endpoint"] = std::move(src_endpoint);
-      json::array resources(sp);
-      if (!event.subject.empty())
-        resources.push_back(json::object({{"type", subject_type(event.kind)}, {"name", event.subject}}, sp));
-      if (const auto* tool = event.detail.if_contains("tool"); tool && tool->is_string())
-        resources.push_back(json::object({{"type", "tool"}, {"name", tool->get_string()}}, sp));
-      if (!resources.empty()) record["resources"] = std::move(resources);
+      {
+        auto src_endpoint = record.object("src_endpoint");
+        // stdio has no peer address: the endpoint is named by its transport.
+        if (has_address)
+          src_endpoint.string("ip", event.actor.address);
+        else if (!event.actor.transport.empty())
+          src_endpoint.string("name", event.actor.transport);
+      }
+      const auto* tool = event.detail.if_contains("tool");
+      const bool names_tool = tool && tool->is_string();
+      if (!event.subject.empty() || names_tool) {
+        auto resources = record.array("resources");
+        if (!event.subject.empty()) {
+          auto resource = resources.object();
+          resource.string("type", subject_type(event.kind));
+          resource.string("name", event.subject);
+        }
+        if (names_tool) {
+          auto resource = resources.object();
+          resource.string("type", "tool");
+          resource.string("name", tool->get_string());
+        }
+      }
       break;
     }
     case 4001: {  // Network Activity: dst_endpoint is required
-      json::object dst_endpoint(sp);
-      json::object url(sp);
-      if (const auto parts = split_destination(event.destination)) {
-        dst_endpoint["hostname"] = parts->host;
-        url["scheme"] = parts->scheme;
-        url["hostname"] = parts->host;
-        url["port"] = parts->port;
+      const auto parts = split_destination(event.destination);
+      {
+        auto dst_endpoint = record.object("dst_endpoint");
+        if (parts) dst_endpoint.string("hostname", parts->host);
+        if (!event.address.empty()) dst_endpoint.string("ip", event.address);
+        if (parts) dst_endpoint.number("port", unsigned{parts->port});
       }
-      if (!event.address.empty()) dst_endpoint["ip"] = event.address;
-      if (const auto parts = split_destination(event.destination)) dst_endpoint["port"] = parts->port;
-      if (!event.destination.empty()) url["url_string"] = event.destination;
-      record["dst_endpoint"] = std::move(dst_endpoint);
-      if (!url.empty()) record["url"] = std::move(url);
+      if (parts || !event.destination.empty()) {
+        auto url = record.object("url");
+        if (parts) {
+          url.string("scheme", parts->scheme);
+          url.string("hostname", parts->host);
+          url.number("port", unsigned{parts->port});
+        }
+        if (!event.destination.empty()) url.string("url_string", event.destination);
+      }
       destination_mapped = true;
-      if (!src_endpoint.empty()) record["src_endpoint"] = std::move(src_endpoint);
+      if (has_address) record.object("src_endpoint").string("ip", event.actor.address);
       // The tool is what reached out; the caller and session are whose call it ran in.
-      if (!event.subject.empty()) actor["app_name"] = event.subject;
-      if (!actor.empty()) record["actor"] = std::move(actor);
+      if (has_actor(event) || !event.subject.empty()) {
+        auto actor = record.object("actor");
+        write_actor(actor, event, event.subject);
+      }
       if (event.bytes) {
-        record["traffic"] = json::object({{"bytes_in", *event.bytes}}, sp);
+        record.object("traffic").number("bytes_in", *event.bytes);
         bytes_mapped = true;
       }
       break;
     }
     case 3002: {  // Authentication: user is required, here unknown unless a caller was named
-      record["user"] = event.actor.caller.empty() ? json::object({{"type_id", 0}, {"type", "Unknown"}}, sp)
-                                                  : json::object({{"name", event.actor.caller}}, sp);
-      if (!src_endpoint.empty()) record["src_endpoint"] = std::move(src_endpoint);
-      if (!event.actor.session.empty()) record["session"] = json::object({{"uid", event.actor.session}}, sp);
-      if (!event.http_method.empty() || !event.http_path.empty()) {
-        json::object request(sp);
-        if (!event.http_method.empty()) request["http_method"] = event.http_method;
-        if (!event.http_path.empty()) request["url"] = json::object({{"path", event.http_path}}, sp);
-        record["http_request"] = std::move(request);
+      {
+        auto user = record.object("user");
+        if (event.actor.caller.empty()) {
+          user.number("type_id", 0);
+          user.string("type", "Unknown");
+        } else {
+          user.string("name", event.actor.caller);
+        }
       }
-      if (event.http_status != 0) unmapped["http_status"] = event.http_status;
-      http_mapped = true;
+      if (has_address) record.object("src_endpoint").string("ip", event.actor.address);
+      if (!event.actor.session.empty()) record.object("session").string("uid", event.actor.session);
+      if (!event.http_method.empty() || !event.http_path.empty()) {
+        auto request = record.object("http_request");
+        write_http_request(request, event);
+      }
+      http_mapped = true;  // but http_status, which has no attribute here: under unmapped, first
       break;
     }
     case 4002: {  // HTTP Activity: http_request, http_response and dst_endpoint are required
-      json::object request(sp);
-      if (!event.http_method.empty()) request["http_method"] = event.http_method;
-      if (!event.http_path.empty()) request["url"] = json::object({{"path", event.http_path}}, sp);
-      record["http_request"] = std::move(request);
-      record["http_response"] = json::object({{"code", event.http_status}}, sp);
-      record["dst_endpoint"] = json::object({{"hostname", context.host_name}}, sp);
+      {
+        auto request = record.object("http_request");
+        write_http_request(request, event);
+      }
+      record.object("http_response").number("code", event.http_status);
+      record.object("dst_endpoint").string("hostname", context.host_name);
       http_mapped = true;
-      if (!src_endpoint.empty()) record["src_endpoint"] = std::move(src_endpoint);
-      if (!actor.empty()) record["actor"] = std::move(actor);
+      if (has_address) record.object("src_endpoint").string("ip", event.actor.address);
+      if (has_actor(event)) {
+        auto actor = record.object("actor");
+        write_actor(actor, event);
+      }
       break;
     }
-    case 6002:  // Application Lifecycle: app is required
-      record["app"] = lifecycle_app(event, context, sp);
-      if (!actor.empty()) record["actor"] = std::move(actor);
+    case 6002: {  // Application Lifecycle: app is required
+      {
+        auto app = record.object("app");
+        write_lifecycle_app(app, event, context);
+      }
+      if (has_actor(event)) {
+        auto actor = record.object("actor");
+        write_actor(actor, event);
+      }
       break;
-    case 1008:  // Event Log Activity: System Activity requires actor and device
-      record["actor"] = json::object({{"app_name", "airlock"}}, sp);
-      record["device"] =
-          json::object({{"hostname", context.host_name}, {"type_id", 1}, {"type", "Server"}}, sp);
-      record["log_name"] = "audit";
-      record["log_provider"] = "airlock";
+    }
+    case 1008: {  // Event Log Activity: System Activity requires actor and device
+      record.object("actor").string("app_name", "airlock");
+      {
+        auto device = record.object("device");
+        device.string("hostname", context.host_name);
+        device.number("type_id", 1);
+        device.string("type", "Server");
+      }
+      record.string("log_name", "audit");
+      record.string("log_provider", "airlock");
       break;
+    }
     default:
       break;
   }
   if (event.duration)
-    record["duration"] = std::chrono::duration_cast<std::chrono::milliseconds>(*event.duration).count();
+    record.number("duration",
+                  std::int64_t{std::chrono::duration_cast<std::chrono::milliseconds>(*event.duration).count()});
 
-  if (!event.actor.transport.empty()) unmapped["transport"] = event.actor.transport;
-  if (!protocol_mapped && !event.actor.protocol.empty()) unmapped["protocol"] = event.actor.protocol;
-  if (!request_mapped && !event.actor.request.empty()) unmapped["request_id"] = event.actor.request;
+  // What the class has no attribute for.
+  auto unmapped = record.object("unmapped");
+  if (activity.class_uid == 3002 && event.http_status != 0) unmapped.number("http_status", event.http_status);
+  if (!event.actor.transport.empty()) unmapped.string("transport", event.actor.transport);
+  if (!protocol_mapped && !event.actor.protocol.empty()) unmapped.string("protocol", event.actor.protocol);
+  if (!request_mapped && !event.actor.request.empty()) unmapped.string("request_id", event.actor.request);
   if (!destination_mapped) {
-    if (!event.destination.empty()) unmapped["destination"] = event.destination;
-    if (!event.address.empty()) unmapped["address"] = event.address;
+    if (!event.destination.empty()) unmapped.string("destination", event.destination);
+    if (!event.address.empty()) unmapped.string("address", event.address);
   }
   if (!http_mapped) {
-    if (!event.http_method.empty()) unmapped["http_method"] = event.http_method;
-    if (!event.http_path.empty()) unmapped["http_path"] = event.http_path;
-    if (event.http_status != 0) unmapped["http_status"] = event.http_status;
+    if (!event.http_method.empty()) unmapped.string("http_method", event.http_method);
+    if (!event.http_path.empty()) unmapped.string("http_path", event.http_path);
+    if (event.http_status != 0) unmapped.number("http_status", event.http_status);
   }
   // API Activity names its subject in resources; the other classes have no
   // attribute that means "what airlock acted on" in every case (app.name
   // and actor.app_name carry it only where it is that), so it is kept here
   // too, where one query finds it whatever the class.
-  if (activity.class_uid != 6003 && !event.subject.empty()) unmapped["subject"] = event.subject;
-  if (!event.reason.empty()) unmapped["reason"] = event.reason;
-  if (event.bytes && !bytes_mapped) unmapped["bytes"] = *event.bytes;
-  if (event.duration) unmapped["duration_us"] = event.duration->count();
-  if (!event.detail.empty()) unmapped["detail"] = event.detail;
+  if (activity.class_uid != 6003 && !event.subject.empty()) unmapped.string("subject", event.subject);
+  if (!event.reason.empty()) unmapped.string("reason", event.reason);
+  if (event.bytes && !bytes_mapped) unmapped.number("bytes", *event.bytes);
+  if (event.duration) unmapped.number("duration_us", std::int64_t{event.duration->count()});
+  if (has_detail(event)) {
+    auto detail = unmapped.object("detail");
+    write_detail(detail, event);
+  }
   // Last, so the link is the end of the line.
-  unmapped["airlock_chain"] =
-      json::object({{"replica", link.replica}, {"seq", link.seq}, {"prev", link.prev}}, sp);
-  record["unmapped"] = std::move(unmapped);
-  return to_json(record);
+  {
+    auto chain = unmapped.object("airlock_chain");
+    chain.string("replica", link.replica);
+    chain.number("seq", link.seq);
+    chain.string("prev", link.prev);
+  }
+  unmapped.end();
+  record.end();
 }
 
 std::optional<ChainedRecord> parse_ocsf_record(std::string_view line) {

@@ -30,6 +30,8 @@ OcsfActivity ocsf_activity(const Event& event) noexcept;
 
 // The record of `event` at `link`, without a newline.
 std::string format_ocsf(const Event& event, const ChainLink& link, const FormatContext& context);
+// ... appended to `out`: the writer joins a batch's records in one buffer.
+void append_ocsf(std::string& out, const Event& event, const ChainLink& link, const FormatContext& context);
 
 // The link, kind and detail of an OCSF line; nothing when the line is not
 // one JSON object carrying unmapped.airlock_chain and metadata.event_code.

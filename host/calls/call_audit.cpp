@@ -57,14 +57,16 @@ audit::Actor audit_actor(const RequestContext& context) {
                       context.client};
 }
 
-std::string arguments_digest(std::string_view arguments) {
+Sha256Digest arguments_sha256(std::string_view arguments) {
   boost::system::error_code ec;
   const auto value = boost::json::parse(arguments, ec);
-  return sha256_hex(sha256(ec ? arguments : std::string_view(canonical_json(value))));
+  return sha256(ec ? arguments : std::string_view(canonical_json(value)));
 }
 
+std::string arguments_digest(std::string_view arguments) { return sha256_hex(arguments_sha256(arguments)); }
+
 void audit_tool_call(const ToolRoute& route, const RequestContext& context, std::string_view raw_arguments,
-                     CallEnd end, const PipelineVerdict* verdict, std::chrono::nanoseconds took,
+                     CallEnd end, PipelineVerdict* verdict, std::chrono::nanoseconds took,
                      std::string_view delivered, std::size_t bytes) {
   if (!audit::enabled()) return;
   audit::Event event;
@@ -79,22 +81,29 @@ void audit_tool_call(const ToolRoute& route, const RequestContext& context, std:
   event.duration = std::chrono::duration_cast<std::chrono::microseconds>(took);
   if (end != CallEnd::cancelled) event.bytes = bytes;
 
-  auto& detail = event.detail;
-  detail["arguments_sha256"] = context.arguments ? sha256_hex(sha256(canonical_json(*context.arguments)))
-                                                 : arguments_digest(raw_arguments);
+  // The digests are computed by the trail's writer, off the call's path;
+  // the call copies what they cover. The arguments' text is the session's
+  // serialization of the value it parsed: when that is already canonical
+  // (a one-member object always is), the text is what is hashed.
+  if (context.arguments)
+    event.pending.arguments = serializes_canonically(*context.arguments)
+                                  ? audit::PendingDigest::of_bytes(raw_arguments)
+                                  : audit::PendingDigest::of_json(*context.arguments);
+  else
+    event.arguments_sha256 = arguments_sha256(raw_arguments);
   if (const auto* redactor = argument_redactor.load(std::memory_order_acquire)) {
     boost::system::error_code ec;
     auto values = boost::json::parse(raw_arguments, ec);
     if (!ec) {
       redact(values, *redactor);
-      detail["arguments"] = std::move(values);
+      event.detail["arguments"] = std::move(values);
     }
   }
   // The chain by name: its steps, and each step's plugin with the digest of
   // its object, are in the run's server_start and plugin_loaded records.
-  detail["chain"] = route.chain ? std::string_view(route.chain->name()) : std::string_view("none");
-  if (verdict && !verdict->result_sha256.empty()) detail["result_sha256"] = verdict->result_sha256;
-  if (!delivered.empty()) detail["delivered_sha256"] = sha256_hex(sha256(delivered));
+  event.chain = route.chain ? std::string_view(route.chain->name()) : std::string_view("none");
+  if (verdict && verdict->result_digest) event.pending.result = std::move(verdict->result_digest);
+  if (!delivered.empty()) event.pending.delivered = audit::PendingDigest::of_bytes(delivered);
   audit::record(std::move(event));
 }
 

@@ -26,13 +26,16 @@ audit::Actor audit_actor(const RequestContext& context);
 
 // SHA-256 of the canonical JSON of `arguments` (an object's text); of the
 // text itself when it is not JSON.
+Sha256Digest arguments_sha256(std::string_view arguments);
+// ... as 64 lowercase hex digits.
 std::string arguments_digest(std::string_view arguments);
 
 // Records one tool call when a trail is installed. `verdict` is null for a
-// call that never reached the pipeline (cancelled); `delivered` is the
+// call that never reached the pipeline (cancelled); its pending result
+// digest is moved into the record; `delivered` is the
 // serialized result the client got (digested), `bytes` the whole response.
 void audit_tool_call(const ToolRoute& route, const RequestContext& context, std::string_view raw_arguments,
-                     CallEnd end, const PipelineVerdict* verdict, std::chrono::nanoseconds took,
+                     CallEnd end, PipelineVerdict* verdict, std::chrono::nanoseconds took,
                      std::string_view delivered, std::size_t bytes);
 
 // With [audit] record_arguments, argument values are recorded after this

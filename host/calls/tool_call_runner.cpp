@@ -53,7 +53,7 @@ std::string framed(const ToolRoute& route, const RequestContext& context, const 
                    auto&& run_pipeline) {
   std::string response = jsonrpc::result_prefix(id);
   const std::size_t result_start = response.size();
-  const PipelineVerdict verdict = run_pipeline(response);
+  PipelineVerdict verdict = run_pipeline(response);
   if (context.metrics) context.metrics->tool_call(route.tool->name, verdict.error);
   audit_tool_call(route, context, raw_arguments, end, &verdict, took,
                   std::string_view(response).substr(result_start), response.size() + 1);

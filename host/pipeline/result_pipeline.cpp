@@ -357,7 +357,7 @@ PipelineVerdict run_stages(const ToolRoute& route, std::optional<boost::json::ob
     return verdict;
   };
   if (!result) return withhold("payload", kWithheldText);
-  if (audit::enabled()) verdict.result_sha256 = sha256_hex(sha256(canonical_json(*result)));
+  if (audit::enabled()) verdict.result_digest = audit::PendingDigest::of_json(*result);
   if (!sanitize(route, *result, context, raw_arguments, verdict)) return withhold("chain", kWithheldText);
   if (auto invalid = validate_output(route, *result)) {
     spdlog::error("tool '{}': output does not match its outputSchema ({}); result withheld", route.tool->name,

@@ -2,6 +2,7 @@
 // the client receives. See result_pipeline.cpp for the stages, in order.
 #pragma once
 
+#include "audit/audit_event.hpp"
 #include "pipeline/request_context.hpp"
 #include "pipeline/tool_routes.hpp"
 #include "plugins/plugin_types.hpp"
@@ -26,7 +27,9 @@ struct ToolCallOutcome {
 };
 
 // How a result left the pipeline, in the host's words: what the caller
-// counts and the audit trail records. Nothing here holds a byte of the result.
+// counts and the audit trail records. Nothing here holds a byte of the
+// result that anything can read: the audit trail's digest of it is pending,
+// and only hashing reads what it covers.
 struct PipelineVerdict {
   bool error = false;  // what was appended is an error result (isError)
   // The stage that withheld the result: "payload", "chain", "output_schema",
@@ -34,8 +37,9 @@ struct PipelineVerdict {
   std::string_view withheld;
   std::string step;  // the sanitizer that withheld it, when the chain did
   // SHA-256 of the canonical JSON of the result as stage 1 left it (before
-  // any sanitizer); set only while an audit trail is installed.
-  std::string result_sha256;
+  // any sanitizer), to be computed by the trail's writer; set only while an
+  // audit trail is installed.
+  std::optional<audit::PendingDigest> result_digest;
 };
 
 // Runs every stage and appends the serialized CallToolResult to `out`

@@ -303,6 +303,9 @@ TEST(CefFormat, ToolCallCarriesHeaderAndStandardKeys) {
   EXPECT_EQ(*cef->find("suser"), "alice");
   EXPECT_EQ(*cef->find("flexString1Label"), "oauthClient");
   EXPECT_EQ(*cef->find("flexString1"), "inspector");
+  // Each custom field once: the protocol has a field of its own.
+  EXPECT_EQ(line.find("flexString1="), line.rfind("flexString1="));
+  EXPECT_EQ(*cef->find("flexString2Label"), "protocol");
   EXPECT_EQ(*cef->find("src"), "192.0.2.7");
   EXPECT_EQ(*cef->find("cs1Label"), "mcpSession");
   EXPECT_EQ(*cef->find("cs1"), "sess-1");

@@ -89,8 +89,12 @@ TEST_F(AuditTrail, RecordReturnsAtOnceWhileTheSinkIsStuckAndAFullQueueIsCountedW
   ASSERT_TRUE(trail) << trail.error().message;
 
   constexpr int kEvents = 2000;  // ~2 MB of records: far more than a pipe holds
+  // The first is written before the others come, so the gap has a record
+  // before it (the pipe's buffer takes it): where the gap is can be seen.
+  (*trail)->record(call(0, 1000));
+  (*trail)->flush();
   auto slowest = std::chrono::steady_clock::duration::zero();
-  for (int i = 0; i < kEvents; ++i) {
+  for (int i = 1; i < kEvents; ++i) {
     const auto start = std::chrono::steady_clock::now();
     (*trail)->record(call(i, 1000));
     slowest = std::max(slowest, std::chrono::steady_clock::now() - start);

@@ -1,0 +1,210 @@
+// Writing a JSON object as text, member by member, for records a server
+// writes many thousand times a second (audit records): no tree is built,
+// so nothing is allocated but the output. Strings are escaped exactly as
+// Boost.JSON's serializer escapes them, so a record reads the same whichever
+// way it was written; a value that is already a Boost.JSON tree is appended
+// through the serializer.
+//
+// The writer does not check its use: every key once per object, and a
+// nested object or array ended before its parent writes again.
+#pragma once
+
+#include "util/json_text.hpp"
+
+#include <charconv>
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <string_view>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace airlock::host {
+
+// The index of the first byte of `text` at or after `from` that a JSON
+// string cannot hold as it is ('"', '\\' or a byte below 0x20), or its size.
+// Sixteen bytes at a time: record text rarely holds one.
+inline std::size_t next_json_escape(std::string_view text, std::size_t from) noexcept {
+  std::size_t i = from;
+#if defined(__SSE2__)
+  for (; i + 16 <= text.size(); i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
+    const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);  // v <= 0x1f, unsigned
+    const __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+    const __m128i backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+    if (const int mask = _mm_movemask_epi8(_mm_or_si128(control, _mm_or_si128(quote, backslash))); mask != 0)
+      return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+  }
+#endif
+  for (; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == '"' || c == '\\') return i;
+  }
+  return text.size();
+}
+
+// `text` inside a JSON string's quotes. Escapes '"', '\\' and the
+// control characters below 0x20 (\b \t \n \f \r by name, the rest as
+// \u00XX); every other byte, UTF-8 or not, is copied as it is.
+inline void append_json_string_body(std::string& out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (std::size_t plain = 0; plain < text.size();) {
+    const std::size_t at = next_json_escape(text, plain);
+    out.append(text.data() + plain, at - plain);
+    if (at == text.size()) break;
+    const auto c = static_cast<unsigned char>(text[at]);
+    plain = at + 1;
+    out.push_back('\\');
+    switch (c) {
+      case '"': out.push_back('"'); break;
+      case '\\': out.push_back('\\'); break;
+      case '\b': out.push_back('b'); break;
+      case '\t': out.push_back('t'); break;
+      case '\n': out.push_back('n'); break;
+      case '\f': out.push_back('f'); break;
+      case '\r': out.push_back('r'); break;
+      default:
+        out.append("u00");
+        out.push_back(kHex[c >> 4]);
+        out.push_back(kHex[c & 0xf]);
+    }
+  }
+}
+
+// `text` as a JSON string, quotes included.
+inline void append_json_string(std::string& out, std::string_view text) {
+  out.push_back('"');
+  append_json_string_body(out, text);
+  out.push_back('"');
+}
+
+class JsonArrayWriter;
+
+// One JSON object being written onto the end of `out`: '{' at construction,
+// '}' at end() (or destruction, whichever comes first).
+class JsonObjectWriter {
+ public:
+  explicit JsonObjectWriter(std::string& out) : out_(&out) { out_->push_back('{'); }
+  ~JsonObjectWriter() { end(); }
+  JsonObjectWriter(JsonObjectWriter&& other) noexcept : out_(other.out_), first_(other.first_) {
+    other.out_ = nullptr;
+  }
+  JsonObjectWriter(const JsonObjectWriter&) = delete;
+  JsonObjectWriter& operator=(const JsonObjectWriter&) = delete;
+  JsonObjectWriter& operator=(JsonObjectWriter&&) = delete;
+
+  void string(std::string_view name, std::string_view value) {
+    key(name);
+    append_json_string(*out_, value);
+  }
+  // One string made of `parts`, joined: no text is built to hold them first.
+  void string(std::string_view name, std::span<const std::string_view> parts) {
+    key(name);
+    out_->push_back('"');
+    for (const std::string_view part : parts) append_json_string_body(*out_, part);
+    out_->push_back('"');
+  }
+  void string(std::string_view name, std::initializer_list<std::string_view> parts) {
+    string(name, std::span<const std::string_view>(parts.begin(), parts.size()));
+  }
+  void number(std::string_view name, std::int64_t value) {
+    key(name);
+    append_number(value);
+  }
+  void number(std::string_view name, std::uint64_t value) {
+    key(name);
+    append_number(value);
+  }
+  void number(std::string_view name, int value) { number(name, std::int64_t{value}); }
+  void number(std::string_view name, unsigned value) { number(name, std::uint64_t{value}); }
+  void boolean(std::string_view name, bool value) {
+    key(name);
+    out_->append(value ? "true" : "false");
+  }
+  // A Boost.JSON value (an object, a string, ...) as its serializer writes it.
+  template <class T>
+  void value(std::string_view name, const T& json) {
+    key(name);
+    append_json(*out_, json);
+  }
+  // A member whose name is not the caller's literal (a key taken from a
+  // Boost.JSON object): the name is escaped.
+  template <class T>
+  void member(std::string_view name, const T& json) {
+    if (!first_) out_->push_back(',');
+    first_ = false;
+    append_json_string(*out_, name);
+    out_->push_back(':');
+    append_json(*out_, json);
+  }
+  // A member whose value is an object or array written next.
+  JsonObjectWriter object(std::string_view name) {
+    key(name);
+    return JsonObjectWriter(*out_);
+  }
+  inline JsonArrayWriter array(std::string_view name);
+
+  void end() {
+    if (!out_) return;
+    out_->push_back('}');
+    out_ = nullptr;
+  }
+
+ private:
+  // Member names are the caller's literals, which need no escape.
+  void key(std::string_view name) {
+    if (!first_) out_->push_back(',');
+    first_ = false;
+    out_->push_back('"');
+    out_->append(name);
+    out_->append("\":");
+  }
+
+  template <class Integer>
+  void append_number(Integer value) {
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+    out_->append(digits, end);
+  }
+
+  std::string* out_;
+  bool first_ = true;
+};
+
+// One JSON array of objects being written onto the end of `out`.
+class JsonArrayWriter {
+ public:
+  explicit JsonArrayWriter(std::string& out) : out_(&out) { out_->push_back('['); }
+  ~JsonArrayWriter() { end(); }
+  JsonArrayWriter(JsonArrayWriter&& other) noexcept : out_(other.out_), first_(other.first_) {
+    other.out_ = nullptr;
+  }
+  JsonArrayWriter(const JsonArrayWriter&) = delete;
+  JsonArrayWriter& operator=(const JsonArrayWriter&) = delete;
+  JsonArrayWriter& operator=(JsonArrayWriter&&) = delete;
+
+  JsonObjectWriter object() {
+    if (!first_) out_->push_back(',');
+    first_ = false;
+    return JsonObjectWriter(*out_);
+  }
+
+  void end() {
+    if (!out_) return;
+    out_->push_back(']');
+    out_ = nullptr;
+  }
+
+ private:
+  std::string* out_;
+  bool first_ = true;
+};
+
+inline JsonArrayWriter JsonObjectWriter::array(std::string_view name) {
+  key(name);
+  return JsonArrayWriter(*out_);
+}
+
+}  // namespace airlock::host
