@@ -3,6 +3,8 @@
 #include "audit/audit_chain.hpp"
 #include "audit/cef_format.hpp"
 #include "audit/ocsf_format.hpp"
+#include "util/json_canonical.hpp"
+#include "util/sha256.hpp"
 
 #include <boost/json/parse.hpp>
 #include <gmock/gmock.h>
@@ -85,6 +87,55 @@ TEST(OcsfFormat, ToolCallIsApiActivityWithActorApiAndResource) {
   EXPECT_EQ(unmapped.at("detail").at("arguments_sha256").as_string(), std::string(64, 'b'));
   EXPECT_FALSE(unmapped.contains("protocol"));  // mapped to api.version
   EXPECT_FALSE(unmapped.contains("subject"));   // in resources
+}
+
+// A call's digests as the call leaves them: small ones hashed at once,
+// large ones pending until settle_digests, which the trail's writer runs.
+TEST(AuditEvent, PendingDigestsSettleToTheDigestOfWhatTheyCover) {
+  const std::string small_text = R"({"text":"hi"})";
+  const std::string large_text = std::string(4096, 'x');
+  json::object large_result;
+  large_result["content"] = json::array{json::object{{"type", "text"}, {"text", large_text}}};
+  large_result["isError"] = false;
+
+  Event event = tool_call();
+  event.pending.arguments = PendingDigest::of_bytes(small_text);
+  event.pending.result = PendingDigest::of_json(large_result);
+  event.pending.delivered = PendingDigest::of_bytes(large_text);
+  // Only the large ones hold their bytes, and the trail bounds what they hold.
+  EXPECT_EQ(event.pending.arguments->held_bytes(), 0u);
+  EXPECT_GE(event.pending.result->held_bytes(), large_text.size());
+  EXPECT_EQ(event.pending.delivered->held_bytes(), large_text.size());
+  EXPECT_GE(held_bytes(event), 2 * large_text.size());
+
+  settle_digests(event);
+  EXPECT_EQ(held_bytes(event), 0u);
+  EXPECT_FALSE(event.pending.arguments || event.pending.result || event.pending.delivered);
+  EXPECT_EQ(event.arguments_sha256, sha256(small_text));
+  EXPECT_EQ(event.result_sha256, sha256(canonical_json(large_result)));
+  EXPECT_EQ(event.delivered_sha256, sha256(large_text));
+}
+
+TEST(RecordFormats, TypedDigestsAndTheChainAreWrittenInDetailAsHexInBothFormats) {
+  Event event = tool_call();
+  event.detail.clear();
+  event.arguments_sha256 = sha256("a");
+  event.result_sha256 = sha256("b");
+  event.delivered_sha256 = sha256("c");
+  event.chain = "default";
+  event.detail["arguments"] = json::object{{"city", "Oslo"}};  // opted-in values come after
+  const std::string ocsf_line = format_ocsf(event, link(), kContext);
+  const auto cef = parse_cef(format_cef(event, link(), kContext));
+  ASSERT_TRUE(cef);
+  ASSERT_NE(cef->find("cs5"), nullptr);
+  for (const json::value& detail :
+       {json::parse(ocsf_line).at("unmapped").at("detail"), json::parse(*cef->find("cs5"))}) {
+    EXPECT_EQ(detail.at("arguments_sha256").as_string(), sha256_hex(sha256("a")));
+    EXPECT_EQ(detail.at("result_sha256").as_string(), sha256_hex(sha256("b")));
+    EXPECT_EQ(detail.at("delivered_sha256").as_string(), sha256_hex(sha256("c")));
+    EXPECT_EQ(detail.at("chain"), "default");
+    EXPECT_EQ(detail.at("arguments").at("city"), "Oslo");
+  }
 }
 
 TEST(OcsfFormat, ChainLinkIsTheLastMemberOfTheLine) {
