@@ -11,6 +11,12 @@
 # with the bench preset. Each stdio figure is the median of three runs, the
 # two configs taking turns; each HTTP figure one 3-second run per config.
 # About a minute in all.
+#
+# Besides calls/s, each row prints the server's CPU per call with and
+# without the trail, and the difference: what a record costs, wherever it is
+# spent (the call's thread or the writer's). On a machine whose cores the
+# load generator shares, calls/s falls by about that share of all the CPU a
+# call takes, server and client together.
 set -euo pipefail
 
 build=$(cd "${1:-build/bench}" && pwd)
@@ -57,24 +63,27 @@ base >"$work/off.toml"
   "$work/audit.log" "$work/audit.key"; } >"$work/on.toml"
 
 rate() { sed -n 's/.*calls\/s=\([0-9]*\).*/\1/p' <<<"$1"; }
+cpu() { sed -n 's/.*cpu_us_per_call=\([0-9.]*\).*/\1/p' <<<"$1"; }
+extra() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f", b - a }'; }
 cost() { echo "$(( $1 > 0 ? 100 * ($1 - $2) / $1 : 0 ))%"; }
 median() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
 
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), compilers running: $(pgrep -c cc1plus || true)"
 declare -A calls=([64]=60000 [4096]=30000)
 status=0
-printf '%-6s %-7s %12s %12s %6s\n' via payload off/s audit/s cost
+printf '%-6s %-7s %10s %10s %6s %10s %10s %8s\n' via payload off/s audit/s cost off_us audit_us +us
 for payload in 64 4096; do
-  off=() on=()
+  off=() on=() off_cpu=() on_cpu=()
   for _ in 1 2 3; do
-    args=(--calls "${calls[$payload]}" --inflight 32 --payload "$payload" --tool example.echo)
+    args=(--calls "${calls[$payload]}" --inflight 32 --payload "$payload" --tool example.echo --warmup-calls 2000)
     out=$(timeout 120 "$stdio_load" --server "$airlock serve --config $work/off.toml" "${args[@]}") || status=1
-    off+=("$(rate "$out")")
+    off+=("$(rate "$out")") off_cpu+=("$(cpu "$out")")
     out=$(timeout 120 "$stdio_load" --server "$airlock serve --config $work/on.toml" "${args[@]}") || status=1
-    on+=("$(rate "$out")")
+    on+=("$(rate "$out")") on_cpu+=("$(cpu "$out")")
   done
-  a=$(median "${off[@]}") b=$(median "${on[@]}")
-  printf '%-6s %-7s %12s %12s %6s\n' stdio "${payload}B" "$a" "$b" "$(cost "$a" "$b")"
+  a=$(median "${off[@]}") b=$(median "${on[@]}") ac=$(median "${off_cpu[@]}") bc=$(median "${on_cpu[@]}")
+  printf '%-6s %-7s %10s %10s %6s %10s %10s %8s\n' stdio "${payload}B" "$a" "$b" "$(cost "$a" "$b")" "$ac" "$bc" \
+    "$(extra "$ac" "$bc")"
 done
 
 # start NAME CONFIG: an HTTP server on port 0; its URL in $url.
@@ -94,14 +103,17 @@ start() {
   exit 1
 }
 start off "$work/off.toml"
-off_url=$url
+off_url=$url off_pid=$pid
 start on "$work/on.toml"
-on_url=$url
+on_url=$url on_pid=$pid
 for payload in 64 4096; do
   args=(--connections 32 --calls 200000 --max-seconds 3 --payload "$payload" --mode json)
-  a=$(rate "$(timeout 60 "$http_load" --url "$off_url" "${args[@]}")") || status=1
-  b=$(rate "$(timeout 60 "$http_load" --url "$on_url" "${args[@]}")") || status=1
-  printf '%-6s %-7s %12s %12s %6s\n' http "${payload}B" "$a" "$b" "$(cost "$a" "$b")"
+  out=$(timeout 60 "$http_load" --url "$off_url" --pid "$off_pid" "${args[@]}") || status=1
+  a=$(rate "$out") ac=$(cpu "$out")
+  out=$(timeout 60 "$http_load" --url "$on_url" --pid "$on_pid" "${args[@]}") || status=1
+  b=$(rate "$out") bc=$(cpu "$out")
+  printf '%-6s %-7s %10s %10s %6s %10s %10s %8s\n' http "${payload}B" "$a" "$b" "$(cost "$a" "$b")" "$ac" "$bc" \
+    "$(extra "$ac" "$bc")"
 done
 for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
 wait 2>/dev/null || true

@@ -136,6 +136,7 @@ done
 strays=$(grep -E '(^|/)(example_|check_my|test)' "$work/runtime.list" || true)
 [ -z "$strays" ] || fail "airlock ships examples or tests: $strays"
 for file in "usr/$AIRLOCK_INCLUDEDIR/airlock/airlock.h" "usr/$AIRLOCK_INCLUDEDIR/airlock/airlock.hpp" \
+  "usr/$AIRLOCK_INCLUDEDIR/airlock/sdk/core.hpp" "usr/$AIRLOCK_INCLUDEDIR/airlock/sdk/plugin.hpp" \
   "usr/$AIRLOCK_INCLUDEDIR/airlock/testing.hpp" "usr/$AIRLOCK_LIBDIR/cmake/airlock/airlockConfig.cmake" \
   "usr/$AIRLOCK_LIBDIR/cmake/airlock/AirlockPlugin.cmake" "usr/$AIRLOCK_LIBDIR/pkgconfig/airlock.pc" \
   "usr/$AIRLOCK_LIBDIR/libairlock-testing.so" "usr/$AIRLOCK_LIBDIR/libairlock-testing.so.0"; do

@@ -51,6 +51,8 @@ for file in \
   "$AIRLOCK_BINDIR/airlock" \
   "$AIRLOCK_INCLUDEDIR/airlock/airlock.h" \
   "$AIRLOCK_INCLUDEDIR/airlock/airlock.hpp" \
+  "$AIRLOCK_INCLUDEDIR/airlock/sdk/core.hpp" \
+  "$AIRLOCK_INCLUDEDIR/airlock/sdk/plugin.hpp" \
   "$AIRLOCK_INCLUDEDIR/airlock/testing.hpp" \
   "$AIRLOCK_LIBDIR/libairlock-testing.so" \
   "$AIRLOCK_LIBDIR/libairlock-testing.so.$AIRLOCK_VERSION_MAJOR" \
