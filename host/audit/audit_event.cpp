@@ -146,16 +146,8 @@ PendingDigest PendingDigest::of_bytes(std::string_view bytes) {
   return digest;
 }
 
-PendingDigest PendingDigest::of_json(const boost::json::value& value) {
-  PendingDigest digest;
-  if (footprint(value) < kHashAtOnce)
-    digest.hashed_ = sha256(canonical_json(value));
-  else
-    digest.value_ = value;
-  return digest;
-}
-
-PendingDigest PendingDigest::of_json(const boost::json::object& value) {
+template <class Json>
+PendingDigest PendingDigest::of_tree(const Json& value) {
   PendingDigest digest;
   if (footprint(value) < kHashAtOnce)
     digest.hashed_ = sha256(canonical_json(value));
@@ -163,6 +155,9 @@ PendingDigest PendingDigest::of_json(const boost::json::object& value) {
     digest.value_ = boost::json::value(value);
   return digest;
 }
+
+PendingDigest PendingDigest::of_json(const boost::json::value& value) { return of_tree(value); }
+PendingDigest PendingDigest::of_json(const boost::json::object& value) { return of_tree(value); }
 
 Sha256Digest PendingDigest::hash() const {
   if (hashed_) return *hashed_;
@@ -240,8 +235,9 @@ DescriptionParts description_parts(const Event& event) noexcept {
 }
 
 std::string describe(const Event& event) {
+  const DescriptionParts described = description_parts(event);  // outlives the loop over its parts
   std::string text;
-  for (const std::string_view part : description_parts(event).view()) text += part;
+  for (const std::string_view part : described.view()) text += part;
   return text;
 }
 

@@ -103,6 +103,9 @@ class PendingDigest {
 
  private:
   PendingDigest() = default;
+  template <class Json>
+  static PendingDigest of_tree(const Json& value);
+
   std::optional<Sha256Digest> hashed_;
   std::string bytes_;
   std::optional<boost::json::value> value_;
@@ -184,7 +187,7 @@ std::string describe(const Event& event);
 // The same sentence as the pieces it is joined from, for a writer that
 // escapes them straight into a record without building it first.
 struct DescriptionParts {
-  std::array<std::string_view, 9> parts;
+  std::array<std::string_view, 10> parts;  // kind, subject, destination, outcome, reason and their words
   std::size_t count = 0;
   std::span<const std::string_view> view() const noexcept { return {parts.data(), count}; }
 };
