@@ -302,8 +302,11 @@ void TaskService::execute(const TaskRecord& started, const boost::json::object& 
     return settle(started, [stopping](TaskRecord& r) {
       r.runner.clear();
       if (stopping) {
+        // The same words as for a task whose server died (fail_runner,
+        // fail_abandoned): a client cannot tell the two apart, nor need to.
         r.status = TaskStatus::failed;
-        r.error = R"({"code":-32603,"message":"the server stopped before the task finished"})";
+        r.error = kAbandonedTaskError;
+        r.status_message = kAbandonedTaskMessage;
       } else {
         r.status = TaskStatus::cancelled;
       }
