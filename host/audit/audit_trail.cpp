@@ -1,7 +1,8 @@
 // The trail: a bounded queue in front of one writer thread. Callers only
 // ever take the queue's mutex for a push (or to count a drop), so a slow or
-// stuck sink costs them nothing; the writer formats, chains, signs and
-// writes, and is the only thread that touches the sink and the chain.
+// stuck sink costs them nothing; the writer settles the events' pending
+// digests, formats, chains, signs and writes, and is the only thread that
+// touches the sink and the chain.
 //
 // A push wakes the writer only when it sleeps with nothing to do. Once it
 // has written a batch, the writer gathers for kGather before it takes the

@@ -1,7 +1,8 @@
 // The audit trail: events in, one hash-chained record per line out, off the
 // call's path. A caller hands an Event to record(), which only queues it (a
-// bounded queue, never blocking); one writer thread formats each record
-// (OCSF or CEF), chains it to the one before, writes it to the sink, and
+// bounded queue, never blocking); one writer thread computes the digests
+// the event left pending (audit_event.hpp), formats each record (OCSF or
+// CEF), chains it to the one before, writes it to the sink, and
 // every checkpoint_interval_s writes a checkpoint signed with Ed25519. A full
 // queue loses records, but never silently: the loss is counted in metrics
 // and stated by a records_dropped record where the gap is.
