@@ -18,7 +18,9 @@ namespace airlock::fuzz {
 class Outbox {
  public:
   host::Session::Send sender() {
-    return [this](std::string message, host::Outbound) {
+    // By reference: GCC 12 at -O3 took the by-value copy for uninitialized
+    // inside memchr (-Wmaybe-uninitialized), which stopped the bench build.
+    return [this](const std::string& message, host::Outbound) {
       if (message.empty()) return;  // a request that will not be answered
       check(message);
       std::lock_guard lock(mutex_);
