@@ -220,8 +220,12 @@ void Session::on_tasks_update(const jsonrpc::Message& m, const Scope& scope) {
     return reply_error(m.id, jsonrpc::kInvalidParams,
                        "invalid params: tasks/update needs params.taskId (a string) and params.inputResponses (an "
                        "object of answers by key)");
-  run_content_job(m, scope, [this, id = std::move(*id), responses = boost::json::object(responses->get_object())](
-                                const InFlight&) -> ContentAnswer {
+  // A copy on the heap's storage: a plain copy would share the message's
+  // arena, which the transport frees while the job may still be reading.
+  run_content_job(m, scope,
+                  [this, id = std::move(*id),
+                   responses = boost::json::object(responses->get_object(), boost::json::storage_ptr())](
+                      const InFlight&) -> ContentAnswer {
     auto updated = server_.tasks->answer(id, task_owner_, responses);
     if (!updated) return store_failure(updated.error());
     if (!*updated) return unknown_task(id);
