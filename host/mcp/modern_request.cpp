@@ -3,6 +3,7 @@
 // and meets the next, so each says exactly which field or header is wrong.
 #include "mcp/modern_request.hpp"
 
+#include "mcp/method_table.hpp"
 #include "mcp/protocol.hpp"
 #include "mcp/request_headers.hpp"
 #include "mcp/session.hpp"
@@ -11,17 +12,9 @@
 #include <boost/json/serialize.hpp>
 #include <fmt/format.h>
 
-#include <array>
 
 namespace airlock::host {
 namespace {
-
-// The methods a 2026-07-28 request may name; initialize, ping,
-// logging/setLevel and resources/(un)subscribe are gone from it.
-constexpr std::array<std::string_view, 13> kModernMethods = {
-    "server/discover", "tools/list",   "tools/call",          "resources/list",       "resources/templates/list",
-    "resources/read",  "prompts/list", "prompts/get",         "completion/complete",  "subscriptions/listen",
-    "tasks/get",       "tasks/update", "tasks/cancel"};
 
 const boost::json::object* meta_of(const jsonrpc::Message& m) {
   const auto* params = m.params.if_object();
@@ -31,16 +24,6 @@ const boost::json::object* meta_of(const jsonrpc::Message& m) {
 
 Rejection reject(unsigned status, int code, std::string message, boost::json::value data = nullptr) {
   return Rejection{status, code, std::move(message), std::move(data)};
-}
-
-// Whether a plugin serves what `method` reads; tools and discover always.
-bool served(const ServerState& server, std::string_view method) {
-  const ContentCatalog* catalog = server.routes.content().catalog();
-  if (method.starts_with("resources/")) return catalog && catalog->serves_resources();
-  if (method.starts_with("prompts/")) return catalog && catalog->serves_prompts();
-  if (method == "completion/complete") return catalog && catalog->serves_completions();
-  if (method.starts_with("tasks/")) return server.tasks != nullptr;
-  return true;
 }
 
 // The parts of `required` that `declared` lacks (both ClientCapabilities
@@ -125,16 +108,14 @@ std::variant<RequestScope, Rejection> admit_modern(const ServerState& server, co
   if (headers)
     if (auto wrong = check_method_header(*headers, m.method)) return reject(400, kHeaderMismatch, *wrong);
 
-  bool known = false;
-  for (auto method : kModernMethods) known = known || method == m.method;
-  if (!known || !served(server, m.method))
+  const Method* method = find_method(m.method);
+  if (!method || !method->in(Era::modern))
     return reject(404, jsonrpc::kMethodNotFound,
-                  known ? fmt::format("method not found: {} (no plugin serves it)", m.method)
-                        : fmt::format("method not found: {}{}", m.method,
-                                      m.method == "initialize" || m.method == "ping" ||
-                                              m.method == "logging/setLevel" || m.method.starts_with("resources/")
-                                          ? " (not part of protocol 2026-07-28)"
-                                          : ""));
+                  fmt::format("method not found: {}{}", m.method,
+                              method ? " (not part of protocol 2026-07-28)" : ""));
+  if (!serves(server, *method))
+    return reject(404, jsonrpc::kMethodNotFound,
+                  fmt::format("method not found: {} ({})", m.method, unserved_reason(method->needs)));
 
   // A client that did not declare the tasks extension has no tasks to ask
   // about: refused before any task id is looked at.

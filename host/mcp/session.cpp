@@ -147,45 +147,37 @@ void Session::dispatch(jsonrpc::Message& m) {
     // notifications/initialized and unknown notifications need no answer.
     return;
   }
-  // Before initialize the process (stdio) has no session: a request that
-  // carries 2026-07-28's _meta, or names a method only 2026-07-28 has, is
-  // served on its own; anything else keeps 2025's meaning.
-  if (!initialized_ &&
-      (carries_modern_meta(m) || m.method == "server/discover" || m.method == "subscriptions/listen")) {
+  // Before initialize the process (stdio) has no session: a 2026-07-28
+  // request is served on its own.
+  if (message_era(m, initialized_) == Era::modern) {
     auto admitted = admit_modern(server_, m, nullptr, tool_scope_, caller_);
     if (auto* rejected = std::get_if<Rejection>(&admitted))
       return reply_error(m.id, rejected->code, rejected->message, rejected->data);
     return handle_modern(m, std::move(std::get<RequestScope>(admitted)));
   }
-  if (m.method == "ping") return reply(m.id, "{}");
-  if (m.method == "initialize") return on_initialize(m);
-  if (!initialized_)
+  static const Scope kSession;
+  dispatch_request(m, Era::session, kSession);
+}
+
+void Session::dispatch_request(jsonrpc::Message& m, Era era, const Scope& scope) {
+  const Method* method = find_method(m.method);
+  if (era == Era::session && !initialized_ && !(method && method->before_initialize))
     return reply_error(m.id, jsonrpc::kInvalidRequest,
                        fmt::format("server not initialized: send initialize before {} (or, for protocol 2026-07-28, "
                                    "params._meta with its protocolVersion and clientCapabilities)",
                                    m.method));
-  static const Scope kSession;
-  if (m.method == "tools/call") return on_tools_call(m, kSession);
-  if (m.method == "tools/list") return on_tools_list(m, kSession);
-  if (m.method == "logging/setLevel") return on_set_level(m);
-  if (m.method == "resources/read") return on_resources_read(m, kSession);
-  if (m.method == "resources/list") return on_resources_list(m, kSession);
-  if (m.method == "resources/templates/list") return on_resource_templates_list(m, kSession);
-  if (m.method == "resources/subscribe") return on_resources_subscribe(m, true);
-  if (m.method == "resources/unsubscribe") return on_resources_subscribe(m, false);
-  if (m.method == "prompts/list") return on_prompts_list(m, kSession);
-  if (m.method == "prompts/get") return on_prompts_get(m, kSession);
-  if (m.method == "completion/complete") return on_complete(m, kSession);
-  if (server_.tasks) {
-    if (m.method == "tasks/get") return on_tasks_get(m, kSession);
-    if (m.method == "tasks/result") return on_tasks_result(m);
-    if (m.method == "tasks/list") return on_tasks_list(m);
-    if (m.method == "tasks/cancel") return on_tasks_cancel(m, kSession);
-  }
-  reply_error(m.id, jsonrpc::kMethodNotFound, fmt::format("method not found: {}", m.method));
+  // admit_modern lets only the 2026-07-28 methods this server serves through.
+  if (!method || !method->in(era))
+    return reply_error(m.id, jsonrpc::kMethodNotFound, fmt::format("method not found: {}", m.method));
+  if (!serves(server_, *method))
+    return reply_error(m.id, jsonrpc::kMethodNotFound,
+                       fmt::format("method not found: {} ({})", m.method, unserved_reason(method->needs)));
+  (this->*method->handler)(m, scope);
 }
 
-void Session::on_initialize(const jsonrpc::Message& m) {
+void Session::on_ping(jsonrpc::Message& m, const Scope&) { reply(m.id, "{}"); }
+
+void Session::on_initialize(jsonrpc::Message& m, const Scope&) {
   if (initialized_) return reply_error(m.id, jsonrpc::kInvalidRequest, "invalid request: already initialized");
   const auto* params = params_object(m);
   const auto* requested = params ? params->if_contains("protocolVersion") : nullptr;
@@ -208,7 +200,7 @@ void Session::on_initialize(const jsonrpc::Message& m) {
   if (catalog_ && !catalog_listening_.exchange(true)) catalog_->add_listener(this);
 }
 
-void Session::on_set_level(const jsonrpc::Message& m) {
+void Session::on_set_level(jsonrpc::Message& m, const Scope&) {
   const auto* params = params_object(m);
   const auto* level = params ? params->if_contains("level") : nullptr;
   if (!level) return reply_error(m.id, jsonrpc::kInvalidParams, "logging/setLevel: params.level is missing");
@@ -222,7 +214,7 @@ void Session::on_set_level(const jsonrpc::Message& m) {
   reply(m.id, "{}");
 }
 
-void Session::on_tools_list(const jsonrpc::Message& m, const Scope& scope) {
+void Session::on_tools_list(jsonrpc::Message& m, const Scope& scope) {
   const auto& listing = server_.tool_listing;
   // Pages run over the tools in scope, so a cursor's offset counts only those.
   std::vector<const boost::json::object*> scoped;

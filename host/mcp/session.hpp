@@ -11,6 +11,7 @@
 #include "executor/deadline_timer.hpp"
 #include "executor/executor.hpp"
 #include "mcp/jsonrpc.hpp"
+#include "mcp/method_table.hpp"
 #include "mcp/request_scope.hpp"
 #include "pipeline/tool_routes.hpp"
 #include "plugins/host_api.hpp"
@@ -204,25 +205,31 @@ class Session : private ContentListener {
     std::string outcome;  // the result, or the error object, as JSON
   };
 
+  // The method table (method_table.cpp) names the handlers below, which
+  // all take the message and its scope (null: the session's own request).
+  friend const Method* find_method(std::string_view name);
+
   void dispatch(jsonrpc::Message& message);
-  void dispatch_modern(jsonrpc::Message& message, const Scope& scope);
-  void on_initialize(const jsonrpc::Message& m);
-  void on_set_level(const jsonrpc::Message& m);
+  // Runs the table's handler for a request admitted in `era`.
+  void dispatch_request(jsonrpc::Message& message, Era era, const Scope& scope);
+  void on_initialize(jsonrpc::Message& m, const Scope&);
+  void on_ping(jsonrpc::Message& m, const Scope&);
+  void on_set_level(jsonrpc::Message& m, const Scope&);
   void on_response(const jsonrpc::Message& m);
-  void on_tools_list(const jsonrpc::Message& m, const Scope& scope);
+  void on_tools_list(jsonrpc::Message& m, const Scope& scope);
   void on_tools_call(jsonrpc::Message& m, const Scope& scope);
-  void on_discover(const jsonrpc::Message& m, const Scope& scope);
+  void on_discover(jsonrpc::Message& m, const Scope& scope);
 
   // --- durable tasks (session_tasks.cpp)
   // call_start_task in a synchronous call. on_call's thread.
   airlock_status start_task(const InFlight& call);
   // tools/call with params.task in a session (2025-11-25): a task from the start.
   void start_session_task(const jsonrpc::Message& m, const ToolRoute& route, const std::shared_ptr<InFlight>& call);
-  void on_tasks_get(const jsonrpc::Message& m, const Scope& scope);
-  void on_tasks_result(const jsonrpc::Message& m);
-  void on_tasks_list(const jsonrpc::Message& m);
-  void on_tasks_update(const jsonrpc::Message& m, const Scope& scope);
-  void on_tasks_cancel(const jsonrpc::Message& m, const Scope& scope);
+  void on_tasks_get(jsonrpc::Message& m, const Scope& scope);
+  void on_tasks_result(jsonrpc::Message& m, const Scope&);
+  void on_tasks_list(jsonrpc::Message& m, const Scope&);
+  void on_tasks_update(jsonrpc::Message& m, const Scope& scope);
+  void on_tasks_cancel(jsonrpc::Message& m, const Scope& scope);
   // What the client hears about a task it created: 2026-07-28's flat
   // CreateTaskResult, or 2025's {task: Task}.
   std::string task_created(const InFlight& call) const;
@@ -230,7 +237,7 @@ class Session : private ContentListener {
   // --- subscriptions/listen (session_listen.cpp): a 2026-07-28 request
   // held open, on which list changes and resource updates are delivered.
   struct Listen;
-  void on_listen(const jsonrpc::Message& m, const Scope& scope);
+  void on_listen(jsonrpc::Message& m, const Scope& scope);
   // Called with the catalog's listener lock held (ContentListener).
   void notify_listens(ContentList list);
   void notify_listens_updated(std::string_view uri);
@@ -267,13 +274,15 @@ class Session : private ContentListener {
 
   using ContentJob = std::function<ContentAnswer(const InFlight& call)>;
 
-  void on_resources_list(const jsonrpc::Message& m, const Scope& scope);
-  void on_resource_templates_list(const jsonrpc::Message& m, const Scope& scope);
-  void on_resources_read(const jsonrpc::Message& m, const Scope& scope);
-  void on_resources_subscribe(const jsonrpc::Message& m, bool subscribe);
-  void on_prompts_list(const jsonrpc::Message& m, const Scope& scope);
-  void on_prompts_get(const jsonrpc::Message& m, const Scope& scope);
-  void on_complete(const jsonrpc::Message& m, const Scope& scope);
+  void on_resources_list(jsonrpc::Message& m, const Scope& scope);
+  void on_resource_templates_list(jsonrpc::Message& m, const Scope& scope);
+  void on_resources_read(jsonrpc::Message& m, const Scope& scope);
+  void on_resources_subscribe(jsonrpc::Message& m, const Scope&);
+  void on_resources_unsubscribe(jsonrpc::Message& m, const Scope&);
+  void subscribe(const jsonrpc::Message& m, bool subscribe);
+  void on_prompts_list(jsonrpc::Message& m, const Scope& scope);
+  void on_prompts_get(jsonrpc::Message& m, const Scope& scope);
+  void on_complete(jsonrpc::Message& m, const Scope& scope);
   // Runs `job` on a worker as a request in flight: a cancelled one is not
   // answered, close() waits for it, a full queue answers busy. `state_method`:
   // a 2026-07-28 request whose hook may ask the client (prompts/get,

@@ -209,9 +209,7 @@ void Session::run_content_job(const jsonrpc::Message& m, const Scope& scope, Con
   }
 }
 
-void Session::on_resources_list(const jsonrpc::Message& m, const Scope& scope) {
-  if (!catalog_ || !catalog_->serves_resources())
-    return reply_error(m.id, jsonrpc::kMethodNotFound, "method not found: resources/list (no plugin serves resources)");
+void Session::on_resources_list(jsonrpc::Message& m, const Scope& scope) {
   std::optional<std::string> after;
   if (!read_cursor(m, after)) return reply_error(m.id, jsonrpc::kInvalidParams, "resources/list: invalid cursor");
   reply_result(m.id,
@@ -220,10 +218,7 @@ void Session::on_resources_list(const jsonrpc::Message& m, const Scope& scope) {
                scope, Cache::list);
 }
 
-void Session::on_resource_templates_list(const jsonrpc::Message& m, const Scope& scope) {
-  if (!catalog_ || !catalog_->serves_resources())
-    return reply_error(m.id, jsonrpc::kMethodNotFound,
-                       "method not found: resources/templates/list (no plugin serves resources)");
+void Session::on_resource_templates_list(jsonrpc::Message& m, const Scope& scope) {
   std::optional<std::string> after;
   if (!read_cursor(m, after))
     return reply_error(m.id, jsonrpc::kInvalidParams, "resources/templates/list: invalid cursor");
@@ -234,9 +229,7 @@ void Session::on_resource_templates_list(const jsonrpc::Message& m, const Scope&
                scope, Cache::list);
 }
 
-void Session::on_prompts_list(const jsonrpc::Message& m, const Scope& scope) {
-  if (!catalog_ || !catalog_->serves_prompts())
-    return reply_error(m.id, jsonrpc::kMethodNotFound, "method not found: prompts/list (no plugin serves prompts)");
+void Session::on_prompts_list(jsonrpc::Message& m, const Scope& scope) {
   std::optional<std::string> after;
   if (!read_cursor(m, after)) return reply_error(m.id, jsonrpc::kInvalidParams, "prompts/list: invalid cursor");
   reply_result(m.id,
@@ -245,9 +238,7 @@ void Session::on_prompts_list(const jsonrpc::Message& m, const Scope& scope) {
                scope, Cache::list);
 }
 
-void Session::on_resources_read(const jsonrpc::Message& m, const Scope& scope) {
-  if (!catalog_ || !catalog_->serves_resources())
-    return reply_error(m.id, jsonrpc::kMethodNotFound, "method not found: resources/read (no plugin serves resources)");
+void Session::on_resources_read(jsonrpc::Message& m, const Scope& scope) {
   auto uri = string_param(m, "uri");
   if (!uri) return reply_error(m.id, jsonrpc::kInvalidParams, "resources/read: params.uri must be a string");
 
@@ -304,11 +295,12 @@ void Session::on_resources_read(const jsonrpc::Message& m, const Scope& scope) {
   });
 }
 
-void Session::on_resources_subscribe(const jsonrpc::Message& m, bool subscribe) {
+void Session::on_resources_subscribe(jsonrpc::Message& m, const Scope&) { subscribe(m, true); }
+
+void Session::on_resources_unsubscribe(jsonrpc::Message& m, const Scope&) { subscribe(m, false); }
+
+void Session::subscribe(const jsonrpc::Message& m, bool subscribe) {
   const char* method = subscribe ? "resources/subscribe" : "resources/unsubscribe";
-  if (!catalog_ || !catalog_->serves_resources())
-    return reply_error(m.id, jsonrpc::kMethodNotFound,
-                       fmt::format("method not found: {} (no plugin serves resources)", method));
   auto uri = string_param(m, "uri");
   if (!uri) return reply_error(m.id, jsonrpc::kInvalidParams, fmt::format("{}: params.uri must be a string", method));
   if (subscribe) {
@@ -329,9 +321,7 @@ void Session::on_resources_subscribe(const jsonrpc::Message& m, bool subscribe) 
   reply(m.id, "{}");
 }
 
-void Session::on_prompts_get(const jsonrpc::Message& m, const Scope& scope) {
-  if (!catalog_ || !catalog_->serves_prompts())
-    return reply_error(m.id, jsonrpc::kMethodNotFound, "method not found: prompts/get (no plugin serves prompts)");
+void Session::on_prompts_get(jsonrpc::Message& m, const Scope& scope) {
   auto name = string_param(m, "name");
   if (!name) return reply_error(m.id, jsonrpc::kInvalidParams, "prompts/get: params.name must be a string");
   auto prompt = prompt_in_scope(*name) ? catalog_->find_prompt(*name) : nullptr;
@@ -390,10 +380,7 @@ void Session::on_prompts_get(const jsonrpc::Message& m, const Scope& scope) {
   }, "prompts/get");
 }
 
-void Session::on_complete(const jsonrpc::Message& m, const Scope& scope) {
-  if (!catalog_ || !catalog_->serves_completions())
-    return reply_error(m.id, jsonrpc::kMethodNotFound,
-                       "method not found: completion/complete (no plugin serves completions)");
+void Session::on_complete(jsonrpc::Message& m, const Scope& scope) {
   const auto* params = params_object(m);
   const auto* ref = params ? params->if_contains("ref") : nullptr;
   const auto* argument = params ? params->if_contains("argument") : nullptr;

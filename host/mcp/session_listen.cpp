@@ -39,7 +39,7 @@ std::string with_subscription(std::string_view method, boost::json::object param
 
 }  // namespace
 
-void Session::on_listen(const jsonrpc::Message& m, const Scope& scope) {
+void Session::on_listen(jsonrpc::Message& m, const Scope& scope) {
   (void)scope;
   const auto& params = m.params.get_object();
   const auto* wanted_value = params.if_contains("notifications");

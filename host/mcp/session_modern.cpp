@@ -27,28 +27,10 @@ constexpr std::size_t kMaxRequestStateBytes = 256 * 1024;
 }  // namespace
 
 void Session::handle_modern(jsonrpc::Message& m, RequestScope scope) {
-  dispatch_modern(m, std::make_shared<const RequestScope>(std::move(scope)));
+  dispatch_request(m, Era::modern, std::make_shared<const RequestScope>(std::move(scope)));
 }
 
-void Session::dispatch_modern(jsonrpc::Message& m, const Scope& scope) {
-  if (m.method == "server/discover") return on_discover(m, scope);
-  if (m.method == "tools/list") return on_tools_list(m, scope);
-  if (m.method == "tools/call") return on_tools_call(m, scope);
-  if (m.method == "resources/list") return on_resources_list(m, scope);
-  if (m.method == "resources/templates/list") return on_resource_templates_list(m, scope);
-  if (m.method == "resources/read") return on_resources_read(m, scope);
-  if (m.method == "prompts/list") return on_prompts_list(m, scope);
-  if (m.method == "prompts/get") return on_prompts_get(m, scope);
-  if (m.method == "completion/complete") return on_complete(m, scope);
-  if (m.method == "subscriptions/listen") return on_listen(m, scope);
-  if (m.method == "tasks/get") return on_tasks_get(m, scope);
-  if (m.method == "tasks/update") return on_tasks_update(m, scope);
-  if (m.method == "tasks/cancel") return on_tasks_cancel(m, scope);
-  // admit_modern lets no other method through.
-  reply_error(m.id, jsonrpc::kMethodNotFound, fmt::format("method not found: {}", m.method));
-}
-
-void Session::on_discover(const jsonrpc::Message& m, const Scope& scope) {
+void Session::on_discover(jsonrpc::Message& m, const Scope& scope) {
   boost::json::array versions;
   for (auto v : kModernProtocolVersions) versions.emplace_back(v);
   boost::json::object result{{"supportedVersions", std::move(versions)},

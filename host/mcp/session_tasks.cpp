@@ -123,7 +123,7 @@ void Session::start_session_task(const jsonrpc::Message& m, const ToolRoute& rou
   reply(m.id, task_created(*call));
 }
 
-void Session::on_tasks_get(const jsonrpc::Message& m, const Scope& scope) {
+void Session::on_tasks_get(jsonrpc::Message& m, const Scope& scope) {
   auto id = task_id_param(m);
   if (!id) return reply_error(m.id, jsonrpc::kInvalidParams, "invalid params: tasks/get: params.taskId must be a string");
   run_content_job(m, scope, [this, id = std::move(*id)](const InFlight& call) -> ContentAnswer {
@@ -151,7 +151,7 @@ void Session::on_tasks_get(const jsonrpc::Message& m, const Scope& scope) {
   });
 }
 
-void Session::on_tasks_result(const jsonrpc::Message& m) {
+void Session::on_tasks_result(jsonrpc::Message& m, const Scope&) {
   auto id = task_id_param(m);
   if (!id)
     return reply_error(m.id, jsonrpc::kInvalidParams, "invalid params: tasks/result: params.taskId must be a string");
@@ -187,7 +187,7 @@ void Session::on_tasks_result(const jsonrpc::Message& m) {
   });
 }
 
-void Session::on_tasks_list(const jsonrpc::Message& m) {
+void Session::on_tasks_list(jsonrpc::Message& m, const Scope&) {
   std::optional<std::string> after;
   if (const auto* params = params_object(m))
     if (const auto* cursor = params->if_contains("cursor"); cursor && !cursor->is_null()) {
@@ -212,7 +212,7 @@ void Session::on_tasks_list(const jsonrpc::Message& m) {
   });
 }
 
-void Session::on_tasks_update(const jsonrpc::Message& m, const Scope& scope) {
+void Session::on_tasks_update(jsonrpc::Message& m, const Scope& scope) {
   auto id = task_id_param(m);
   const auto* params = params_object(m);
   const auto* responses = params ? params->if_contains("inputResponses") : nullptr;
@@ -235,7 +235,7 @@ void Session::on_tasks_update(const jsonrpc::Message& m, const Scope& scope) {
   });
 }
 
-void Session::on_tasks_cancel(const jsonrpc::Message& m, const Scope& scope) {
+void Session::on_tasks_cancel(jsonrpc::Message& m, const Scope& scope) {
   auto id = task_id_param(m);
   if (!id)
     return reply_error(m.id, jsonrpc::kInvalidParams, "invalid params: tasks/cancel: params.taskId must be a string");

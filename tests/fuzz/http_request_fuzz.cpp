@@ -22,6 +22,7 @@
 
 #include "fuzz_server.hpp"
 #include "mcp/jsonrpc.hpp"
+#include "mcp/method_table.hpp"
 #include "mcp/modern_request.hpp"
 #include "mcp/protocol.hpp"
 #include "mcp/request_headers.hpp"
@@ -126,10 +127,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto* message = std::get_if<jsonrpc::Message>(&parsed);
   if (!message) return 0;
   const std::string_view session_id = header(request, "Mcp-Session-Id");
-  const bool modern = session_id.empty() &&
-                      (carries_modern_meta(*message) ||
-                       (!(message->kind == jsonrpc::Message::Kind::request && message->method == "initialize") &&
-                        !protocol.empty() && !is_session_protocol_version(protocol)));
+  const bool modern = message_era(*message, !session_id.empty(), protocol) == Era::modern;
   if (!modern) {
     if (protocol_ok && !session_id.empty()) (void)sessions().find(session_id, "anonymous");
     return 0;

@@ -182,7 +182,7 @@ TEST_F(ModernRequest, MethodsTheRevisionDroppedOrNoPluginServesAreNotFound) {
 
   const Rejection unserved = rejected(admit(request("resources/list"), nullptr));
   EXPECT_EQ(unserved.http_status, 404u);
-  EXPECT_THAT(unserved.message, HasSubstr("(no plugin serves it)"));
+  EXPECT_THAT(unserved.message, HasSubstr("(no plugin serves resources)"));
 
   // No task store: tasks/* are not served either.
   EXPECT_EQ(rejected(admit(request("tasks/get", R"({"taskId":"t"})"), nullptr)).http_status, 404u);

@@ -9,6 +9,7 @@
 #include "auth/protected_resource.hpp"
 
 #include "mcp/jsonrpc.hpp"
+#include "mcp/method_table.hpp"
 #include "mcp/modern_request.hpp"
 #include "mcp/protocol.hpp"
 #include "mcp/request_headers.hpp"
@@ -69,15 +70,6 @@ class BeastHeaders final : public HeaderView {
  private:
   const beast_http::request<beast_http::string_body>& request_;
 };
-
-// Which era a POST without a session belongs to: 2026-07-28 when its body
-// carries that revision's _meta or its MCP-Protocol-Version names no
-// session-era version; an initialize without that _meta opens a session.
-bool is_modern_post(std::string_view protocol_header, const jsonrpc::Message& message) {
-  if (carries_modern_meta(message)) return true;
-  if (message.kind == jsonrpc::Message::Kind::request && message.method == "initialize") return false;
-  return !protocol_header.empty() && !is_session_protocol_version(protocol_header);
-}
 
 }  // namespace
 
@@ -436,7 +428,8 @@ void Connection::handle_post(Request& request, const std::shared_ptr<const Ident
   // JSON with a Content-Length rather than a stream it would have to read
   // to the close.
   const bool json = !accepts.sse || (accepts.json && (http10_ || ctx_.config.response == HttpResponseMode::json));
-  if (header(request, "Mcp-Session-Id").empty() && is_modern_post(header(request, "MCP-Protocol-Version"), message))
+  const bool in_session = !header(request, "Mcp-Session-Id").empty();
+  if (message_era(message, in_session, header(request, "MCP-Protocol-Version")) == Era::modern)
     return handle_modern_post(request, message, identity, accepts.sse, json);
   if (!check_protocol_header(request)) return;
 
