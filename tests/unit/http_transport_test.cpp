@@ -8,7 +8,7 @@
 #include "transport/http/session_table.hpp"
 #include "transport/http/sse.hpp"
 
-#include "unit_support.hpp"
+#include "test_server.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -145,18 +145,8 @@ class CountingSink : public StreamSink {
 
 class HttpSessionTest : public testing::Test {
  protected:
-  HttpSessionTest() {
-    config_ = unit::config_with_dirs({unit::fixture_dir("canary")});
-    registry_ = unit::load_registry(config_);
-    auto routes = ToolRoutes::build(config_, *registry_);
-    if (!routes) throw std::runtime_error(routes.error().message);
-    routes_ = std::move(*routes);
-    state_ = std::make_unique<ServerState>(
-        ServerState{config_, *routes_, executor_, "9.9.9", build_tool_listing(*routes_), nullptr});
-  }
-
   std::unique_ptr<HttpSession> make(std::size_t replay_bytes = 1 << 20) {
-    return std::make_unique<HttpSession>(*state_, "s", "", HttpSession::Limits{replay_bytes, 750});
+    return std::make_unique<HttpSession>(server_.state(), "s", "", HttpSession::Limits{replay_bytes, 750});
   }
 
   // Sends `text` as a request on a new stream and returns the stream.
@@ -172,11 +162,7 @@ class HttpSessionTest : public testing::Test {
            R"(,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})";
   }
 
-  Config config_;
-  std::unique_ptr<PluginRegistry> registry_;
-  std::unique_ptr<ToolRoutes> routes_;
-  Executor executor_{2, 16};
-  std::unique_ptr<ServerState> state_;
+  unit::TestServer server_;
 };
 
 TEST_F(HttpSessionTest, ARequestStreamOpensWithPrimingAndEndsAfterItsResponse) {

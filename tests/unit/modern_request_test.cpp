@@ -6,8 +6,7 @@
 
 #include "mcp/protocol.hpp"
 #include "mcp/request_headers.hpp"
-#include "mcp/session.hpp"
-#include "unit_support.hpp"
+#include "test_server.hpp"
 
 #include <boost/json/parse.hpp>
 #include <gmock/gmock.h>
@@ -16,38 +15,12 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <memory>
 #include <string>
 
 namespace airlock::host {
 namespace {
 
 using testing::HasSubstr;
-
-// A server with the canary fixture's tools, no content plugin, no task store.
-class Server {
- public:
-  Server() {
-    config_ = unit::config_with_dirs({unit::fixture_dir("canary")});
-    config_.server.name = "unit-airlock";
-    registry_ = unit::load_registry(config_);
-    auto routes = ToolRoutes::build(config_, *registry_);
-    if (!routes) throw std::runtime_error(routes.error().message);
-    routes_ = std::move(*routes);
-    executor_ = std::make_unique<Executor>(1, 4);
-    state_ = std::make_unique<ServerState>(
-        ServerState{config_, *routes_, *executor_, "9.9.9", build_tool_listing(*routes_), &timer_});
-  }
-  const ServerState& state() const { return *state_; }
-
- private:
-  Config config_;
-  std::unique_ptr<PluginRegistry> registry_;
-  std::unique_ptr<ToolRoutes> routes_;
-  DeadlineTimer timer_;
-  std::unique_ptr<Executor> executor_;
-  std::unique_ptr<ServerState> state_;
-};
 
 // Request headers as HTTP carries them: names match in any case.
 class Headers : public HeaderView {
@@ -108,7 +81,11 @@ class ModernRequest : public testing::Test {
   std::variant<RequestScope, Rejection> admit(const jsonrpc::Message& m, const HeaderView* headers) {
     return admit_modern(server_.state(), m, headers, {}, "alice");
   }
-  Server server_;
+  // The canary fixture's tools, no content plugin, no task store.
+  unit::TestServer server_{{.workers = 1,
+                            .queue_capacity = 4,
+                            .deadline_timer = true,
+                            .configure = [](Config& config) { config.server.name = "unit-airlock"; }}};
 };
 
 TEST_F(ModernRequest, ACorrectToolsCallIsAdmittedWithItsVersionCapabilitiesAndCaller) {

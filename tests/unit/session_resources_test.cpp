@@ -9,7 +9,7 @@
 
 #include "pipeline/content_pipeline.hpp"
 #include "mcp/protocol.hpp"
-#include "unit_support.hpp"
+#include "test_server.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -21,7 +21,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <map>
-#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -38,6 +37,7 @@ using testing::Not;
 
 constexpr std::string_view kCanary = AIRLOCK_CANARY;
 
+// The server settings these tests turn.
 struct ServerOptions {
   std::vector<std::string> fixtures{"canary", "content"};
   std::map<std::string, std::vector<std::string>> chains{};  // name -> steps
@@ -49,35 +49,24 @@ struct ServerOptions {
 
 // Everything sessions share, as `airlock serve` builds it; the content
 // catalog is the server's own, so what one test registers stays there.
-class Server {
+class Server : public unit::TestServer {
  public:
-  explicit Server(ServerOptions options = {}) {
-    std::vector<std::filesystem::path> dirs;
-    for (const auto& fixture : options.fixtures) dirs.push_back(unit::fixture_dir(fixture));
-    config_ = unit::config_with_dirs(std::move(dirs));
-    config_.server.page_size = options.page_size;
-    config_.server.max_result_bytes = options.max_result_bytes;
-    for (const auto& [name, steps] : options.chains) config_.chains.emplace(name, ChainConfig{name, steps, {}, {}});
-    for (const auto& [pattern, chain] : options.resources) config_.resources.push_back({pattern, chain, {}, {}});
-    for (const auto& [pattern, chain] : options.prompts) config_.prompts.push_back({pattern, chain, {}, {}});
-    registry_ = unit::load_registry(config_);
-    auto routes = ToolRoutes::build(config_, *registry_);
-    if (!routes) throw std::runtime_error(routes.error().message);
-    routes_ = std::move(*routes);
-    executor_ = std::make_unique<Executor>(2, 16);
-    state_ = std::make_unique<ServerState>(
-        ServerState{config_, *routes_, *executor_, "9.9.9", build_tool_listing(*routes_), nullptr});
-  }
-  ~Server() { executor_->shutdown(); }
-
-  const ServerState& state() const { return *state_; }
+  explicit Server(const ServerOptions& options = {}) : TestServer(translate(options)) {}
 
  private:
-  Config config_;
-  std::unique_ptr<PluginRegistry> registry_;
-  std::unique_ptr<ToolRoutes> routes_;
-  std::unique_ptr<Executor> executor_;
-  std::unique_ptr<ServerState> state_;
+  static unit::TestServerOptions translate(const ServerOptions& options) {
+    return {.fixtures = options.fixtures,
+            .configure = [options](Config& config) {
+              config.server.page_size = options.page_size;
+              config.server.max_result_bytes = options.max_result_bytes;
+              for (const auto& [name, steps] : options.chains)
+                config.chains.emplace(name, ChainConfig{name, steps, {}, {}});
+              for (const auto& [pattern, chain] : options.resources)
+                config.resources.push_back({pattern, chain, {}, {}});
+              for (const auto& [pattern, chain] : options.prompts)
+                config.prompts.push_back({pattern, chain, {}, {}});
+            }};
+  }
 };
 
 // What a session sent, from any thread.

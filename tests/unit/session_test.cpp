@@ -7,7 +7,7 @@
 #include "mcp/session.hpp"
 
 #include "pipeline/result_pipeline.hpp"
-#include "unit_support.hpp"
+#include "test_server.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -21,7 +21,6 @@
 #include <condition_variable>
 #include <functional>
 #include <limits>
-#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -36,7 +35,7 @@ using testing::ElementsAre;
 using testing::HasSubstr;
 using Clock = std::chrono::steady_clock;
 
-// Everything a session shares with its server, built from the canary fixture.
+// The server settings these tests turn.
 struct ServerOptions {
   std::uint32_t workers = 2;
   std::size_t queue_capacity = 16;
@@ -46,44 +45,34 @@ struct ServerOptions {
   std::vector<std::string> fixtures{"canary"};  // the fixture plugins loaded
 };
 
-class Server {
+// Everything a session shares with its server, built from the canary fixture.
+class Server : public unit::TestServer {
  public:
-  explicit Server(ServerOptions options = {}) {
-    std::vector<std::filesystem::path> dirs;
-    for (const auto& fixture : options.fixtures) dirs.push_back(unit::fixture_dir(fixture));
-    config_ = unit::config_with_dirs(std::move(dirs));
-    config_.server.name = "unit-airlock";
-    config_.server.page_size = options.page_size;
-    if (!options.default_chain.empty()) {
-      ChainConfig chain;
-      chain.name = "default";
-      chain.steps = options.default_chain;
-      config_.chains.emplace("default", std::move(chain));
-    }
-    if (options.timeout_ms) {
-      ToolBinding binding;
-      binding.pattern = "*";
-      binding.timeout_ms = options.timeout_ms;
-      config_.tools.push_back(std::move(binding));
-    }
-    registry_ = unit::load_registry(config_);
-    auto routes = ToolRoutes::build(config_, *registry_);
-    if (!routes) throw std::runtime_error(routes.error().message);
-    routes_ = std::move(*routes);
-    executor_ = std::make_unique<Executor>(options.workers, options.queue_capacity);
-    state_ = std::make_unique<ServerState>(
-        ServerState{config_, *routes_, *executor_, "9.9.9", build_tool_listing(*routes_), &timer_});
-  }
-
-  const ServerState& state() const { return *state_; }
+  explicit Server(const ServerOptions& options = {}) : TestServer(translate(options)) {}
 
  private:
-  Config config_;
-  std::unique_ptr<PluginRegistry> registry_;
-  std::unique_ptr<ToolRoutes> routes_;
-  DeadlineTimer timer_;
-  std::unique_ptr<Executor> executor_;
-  std::unique_ptr<ServerState> state_;
+  static unit::TestServerOptions translate(const ServerOptions& options) {
+    return {.fixtures = options.fixtures,
+            .workers = options.workers,
+            .queue_capacity = options.queue_capacity,
+            .deadline_timer = true,
+            .configure = [options](Config& config) {
+              config.server.name = "unit-airlock";
+              config.server.page_size = options.page_size;
+              if (!options.default_chain.empty()) {
+                ChainConfig chain;
+                chain.name = "default";
+                chain.steps = options.default_chain;
+                config.chains.emplace("default", std::move(chain));
+              }
+              if (options.timeout_ms) {
+                ToolBinding binding;
+                binding.pattern = "*";
+                binding.timeout_ms = options.timeout_ms;
+                config.tools.push_back(std::move(binding));
+              }
+            }};
+  }
 };
 
 // One message the session sent, with where it said it belongs.

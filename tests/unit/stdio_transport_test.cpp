@@ -11,7 +11,7 @@
 
 #include "transport/stdio_transport.hpp"
 
-#include "plugins/plugin_registry.hpp"
+#include "test_server.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -86,9 +86,6 @@ class Pipe {
 // A session with no plugins, whose answers are collected in order.
 class Harness {
  public:
-  Harness() : registry_(load()), routes_(build(config_, *registry_)), executor_(1, 4),
-              state_{config_, *routes_, executor_, "0.0.0", {}} {}
-
   Session::Send sender() {
     return [this](std::string message, Outbound) {
       if (message.empty()) return;  // a request that will not be answered
@@ -96,7 +93,6 @@ class Harness {
       sent_.push_back(boost::json::parse(message).as_object());
     };
   }
-  const ServerState& state() const { return state_; }
   std::vector<boost::json::object> sent() const {
     std::lock_guard lock(mutex_);
     return sent_;
@@ -120,7 +116,7 @@ class Harness {
                   std::chrono::milliseconds pause = 0ms) {
     Pipe in;
     Pipe out;
-    StdioTransport transport(in.read_end(), out.write_end(), max_bytes, executor_);
+    StdioTransport transport(in.read_end(), out.write_end(), max_bytes, server_.executor());
     std::thread writer([&] {
       for (const auto& piece : pieces) {
         in.write_all(piece);
@@ -129,29 +125,14 @@ class Harness {
       in.close_write();
     });
     {
-      Session session(state_, sender());
+      Session session(server_.state(), sender());
       transport.run(session);
     }
     writer.join();
   }
 
  private:
-  static std::unique_ptr<PluginRegistry> load() {
-    auto registry = PluginRegistry::load(Config{});
-    if (!registry) throw std::runtime_error(registry.error().message);
-    return std::move(*registry);
-  }
-  static std::unique_ptr<ToolRoutes> build(const Config& config, const PluginRegistry& registry) {
-    auto routes = ToolRoutes::build(config, registry);
-    if (!routes) throw std::runtime_error(routes.error().message);
-    return std::move(*routes);
-  }
-
-  Config config_;
-  std::unique_ptr<PluginRegistry> registry_;
-  std::unique_ptr<ToolRoutes> routes_;
-  Executor executor_;
-  ServerState state_;
+  unit::TestServer server_{{.fixtures = {}, .workers = 1, .queue_capacity = 4}};
   mutable std::mutex mutex_;  // guards sent_
   std::vector<boost::json::object> sent_;
 };
