@@ -2,6 +2,7 @@
 
 #include "metrics/metrics.hpp"
 #include "transport/http/connection.hpp"
+#include "transport/http/http_front.hpp"
 #include "transport/http/server_context.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -85,6 +86,7 @@ struct HttpServer::Impl {
   Metrics* metrics;
   SessionTable sessions;
   std::shared_ptr<ServerContext> context;
+  std::shared_ptr<const HttpFront> front;  // serves every connection's requests
   std::string url;
 
   std::mutex connections_mutex;  // guards connections
@@ -124,6 +126,7 @@ Result<std::unique_ptr<HttpServer>> HttpServer::bind(const ServerState& server, 
                                         make_host_policy(address.host, config.allowed_hosts, config.allowed_origins),
                                         std::move(access)});
   impl->context->relief = &impl->relief;
+  impl->front = std::make_shared<const HttpFront>(impl->context);
   return std::unique_ptr<HttpServer>(new HttpServer(std::move(impl)));
 }
 
@@ -152,7 +155,7 @@ void HttpServer::Impl::on_accept(boost::system::error_code ec, tcp::socket socke
       socket.shutdown(tcp::socket::shutdown_both, ec);
       socket.close(ec);
     } else {
-      auto connection = std::make_shared<Connection>(std::move(socket), context);
+      auto connection = std::make_shared<Connection>(std::move(socket), context, front);
       {
         std::lock_guard lock(connections_mutex);
         if (connections.size() > 64 && connections.size() > 2 * context->connections.load())

@@ -1,0 +1,63 @@
+#include "transport/http/exchange.hpp"
+
+#include "audit/audit_trail.hpp"
+#include "mcp/jsonrpc.hpp"
+
+namespace airlock::host::http {
+namespace beast_http = boost::beast::http;
+
+std::string_view header(const Request& request, std::string_view name) {
+  auto it = request.find(boost::beast::string_view(name.data(), name.size()));
+  return it == request.end() ? std::string_view() : std::string_view(it->value().data(), it->value().size());
+}
+
+std::size_t BeastHeaders::count(std::string_view name) const {
+  return request_.count(boost::beast::string_view(name.data(), name.size()));
+}
+
+std::optional<std::string_view> BeastHeaders::get(std::string_view name) const {
+  auto it = request_.find(boost::beast::string_view(name.data(), name.size()));
+  if (it == request_.end()) return std::nullopt;
+  return std::string_view(it->value().data(), it->value().size());
+}
+
+std::string Exchange::peer_address() const { return peer_.substr(0, peer_.rfind(':')); }
+
+std::shared_ptr<Response> Exchange::make_response(unsigned status, std::string body, std::string_view content_type) {
+  auto response = std::make_shared<Response>(static_cast<beast_http::status>(status), 11);
+  response->set(beast_http::field::server, "airlock");
+  if (!content_type.empty()) response->set(beast_http::field::content_type, content_type);
+  response->body() = std::move(body);
+  return response;
+}
+
+void Exchange::respond(unsigned status, std::string body, std::string_view content_type, bool close) {
+  send(make_response(status, std::move(body), content_type), close);
+}
+
+void Exchange::respond_error(unsigned status, int code, std::string_view message, bool close) {
+  respond(status, jsonrpc::error(nullptr, code, message), "application/json", close);
+}
+
+void Exchange::audit_refusal(unsigned status, std::string_view reason, boost::json::object detail) const {
+  if (!audit::enabled()) return;
+  audit::Event event;
+  event.kind = status == 401 ? audit::Kind::auth_failed
+               : status == 429 ? audit::Kind::rate_limited
+                               : audit::Kind::request_refused;
+  event.failed = true;
+  event.outcome = "refused";
+  event.actor.transport = "http";
+  event.actor.address = peer_address();
+  event.actor.caller = record_.identity;
+  event.actor.client = record_.client;
+  event.subject = record_.path;
+  event.reason = std::string(reason);
+  event.http_method = record_.method.substr(0, 16);
+  event.http_path = record_.path;
+  event.http_status = status;
+  event.detail = std::move(detail);
+  audit::record(std::move(event));
+}
+
+}  // namespace airlock::host::http
