@@ -2,7 +2,6 @@
 
 #include "calls/call_audit.hpp"
 #include "audit/audit_trail.hpp"
-#include "mcp/jsonrpc.hpp"
 #include "metrics/metrics.hpp"
 #include "plugins/host_api.hpp"
 
@@ -47,17 +46,14 @@ ToolCallOutcome ToolCallRunner::run(const Tool& tool, const EgressPolicy* egress
 
 namespace {
 
-// The response around what `run_pipeline` appends, counted and audited.
-std::string framed(const ToolRoute& route, const RequestContext& context, const boost::json::value& id,
-                   std::string_view raw_arguments, CallEnd end, std::chrono::nanoseconds took,
-                   auto&& run_pipeline) {
-  std::string response = jsonrpc::result_prefix(id);
-  const std::size_t result_start = response.size();
+// Counts and audits the response `run_pipeline` writes (the result pipeline
+// frames it: its last stage).
+std::string counted(const ToolRoute& route, const RequestContext& context, std::string_view raw_arguments,
+                    CallEnd end, std::chrono::nanoseconds took, auto&& run_pipeline) {
+  std::string response;
   PipelineVerdict verdict = run_pipeline(response);
   if (context.metrics) context.metrics->tool_call(route.tool->name, verdict.error);
-  audit_tool_call(route, context, raw_arguments, end, &verdict, took,
-                  std::string_view(response).substr(result_start), response.size() + 1);
-  response.push_back(jsonrpc::kResultSuffix);
+  audit_tool_call(route, context, raw_arguments, end, &verdict, took, verdict.result_in(response), response.size());
   return response;
 }
 
@@ -66,16 +62,16 @@ std::string framed(const ToolRoute& route, const RequestContext& context, const 
 std::string ToolCallRunner::respond(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
                                     std::string_view raw_arguments, const boost::json::value& id, CallEnd end) {
   const auto took = outcome.took;
-  return framed(route, context, id, raw_arguments, end, took, [&](std::string& out) {
-    return run_result_pipeline(route, std::move(outcome), context, raw_arguments, out);
+  return counted(route, context, raw_arguments, end, took, [&](std::string& out) {
+    return run_result_pipeline(route, std::move(outcome), context, raw_arguments, out, &id);
   });
 }
 
 std::string ToolCallRunner::respond_invalid_arguments(const ToolRoute& route, std::string_view failure,
                                                       const RequestContext& context, std::string_view raw_arguments,
                                                       const boost::json::value& id) {
-  return framed(route, context, id, raw_arguments, CallEnd::invalid_arguments, {}, [&](std::string& out) {
-    auto verdict = run_invalid_arguments_pipeline(route, failure, context, raw_arguments, out);
+  return counted(route, context, raw_arguments, CallEnd::invalid_arguments, {}, [&](std::string& out) {
+    auto verdict = run_invalid_arguments_pipeline(route, failure, context, raw_arguments, out, &id);
     verdict.error = true;
     return verdict;
   });

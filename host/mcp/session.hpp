@@ -80,11 +80,18 @@ struct Outbound {
 // What a request that runs plugin code besides a tool (a resource read, a
 // prompt get, a completion) answers: a result, or a JSON-RPC error.
 struct ContentAnswer {
-  std::string result;  // JSON; used when error_code is 0
+  std::string result;  // JSON; used when error_code is 0 and response is empty
   int error_code = 0;
   std::string error_message;
   std::string error_data;  // JSON; empty: no data
-  bool withheld = false;   // the error is the chain's: the content did not pass it
+  // The stage of the result pipeline that withheld the content ("chain",
+  // "budget"); empty: none did.
+  std::string_view withheld{};
+  // The complete JSON-RPC response, when the result pipeline wrote it
+  // (resources/read, prompts/get), and where the delivered result sits in it.
+  std::string response{};
+  std::size_t result_at = 0;
+  std::size_t result_size = 0;
 };
 
 // Private ContentListener: the catalog tells an initialized session about

@@ -3,8 +3,8 @@
 // completion/complete. Lists are answered on the transport thread from the
 // catalog; everything that runs plugin code (a read, a get, a completion)
 // runs on a worker like a tool call, is answered once, and not at all when
-// the client cancelled it. A read's or a get's answer passes its chain
-// (content_pipeline.cpp) before it is sent.
+// the client cancelled it. A read's or a get's answer is the result
+// pipeline's (pipeline/result_pipeline.cpp), which writes the whole response.
 #include "mcp/session.hpp"
 
 #include "audit/audit_trail.hpp"
@@ -15,7 +15,7 @@
 
 #include "mcp/input_round.hpp"
 #include "mcp/protocol.hpp"
-#include "pipeline/content_pipeline.hpp"
+#include "pipeline/result_pipeline.hpp"
 #include "util/json_text.hpp"
 
 #include <boost/json/parse.hpp>
@@ -116,14 +116,23 @@ std::string strings_object(const std::vector<std::pair<std::string, std::string>
 
 namespace {
 
-// A withheld resource or prompt: the client gets the pipeline's fixed text;
-// the audit trail gets the same words as the outcome's reason.
-ContentAnswer withheld_answer(std::string_view text) {
+// A resource or prompt through the result pipeline, which writes the whole
+// response: the content, or the error with fixed text when it is withheld.
+ContentAnswer piped(const ContentPayload& payload, boost::json::object result, const RequestContext& context,
+                    const boost::json::value& id) {
   ContentAnswer answer;
-  answer.error_code = jsonrpc::kInternalError;
-  answer.error_message = std::string(text);
-  answer.withheld = true;
+  const PipelineVerdict verdict = run_content_pipeline(payload, std::move(result), context, id, answer.response);
+  answer.withheld = verdict.withheld;
+  if (verdict.error) answer.error_code = jsonrpc::kInternalError;
+  answer.result_at = verdict.result_at;
+  answer.result_size = verdict.result_size;
   return answer;
+}
+
+// The result the client got, as JSON text; empty when it got an error.
+std::string_view delivered(const ContentAnswer& answer) {
+  if (answer.response.empty()) return answer.error_code ? std::string_view() : std::string_view(answer.result);
+  return std::string_view(answer.response).substr(answer.result_at, answer.result_size);
 }
 
 // One resources/read or prompts/get for the audit trail: the registered
@@ -134,16 +143,17 @@ void audit_content(audit::Kind kind, std::string_view subject, std::string_view 
   if (!audit::enabled()) return;
   audit::Event event;
   event.kind = kind;
-  event.outcome = answer.withheld ? "withheld" : answer.error_code ? "error" : "delivered";
+  event.outcome = !answer.withheld.empty() ? "withheld" : answer.error_code ? "error" : "delivered";
   event.failed = answer.error_code != 0;
   event.actor = audit_actor(context);
   event.subject = subject.empty() ? std::string("(unknown)") : std::string(subject);
-  if (answer.withheld) event.reason = "chain";
+  if (!answer.withheld.empty()) event.reason = std::string(answer.withheld);
   event.duration = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
-  event.bytes = answer.result.size();
+  const std::string_view result = delivered(answer);
+  event.bytes = result.size();
   event.detail[kind == audit::Kind::resource_read ? "uri_sha256" : "arguments_sha256"] =
       kind == audit::Kind::resource_read ? sha256_hex(sha256(asked)) : arguments_digest(asked);
-  if (!answer.result.empty()) event.detail["delivered_sha256"] = sha256_hex(sha256(answer.result));
+  if (!result.empty()) event.detail["delivered_sha256"] = sha256_hex(sha256(result));
   audit::record(std::move(event));
 }
 
@@ -190,6 +200,8 @@ void Session::run_content_job(const jsonrpc::Message& m, const Scope& scope, Con
         std::string message;
         if (auto outcome = round_outcome(*call)) {
           message = std::move(*outcome);
+        } else if (!answer.response.empty()) {
+          message = std::move(answer.response);
         } else if (answer.error_code == 0) {
           message = jsonrpc::result(call->id, answer.result);
         } else {
@@ -283,11 +295,8 @@ void Session::on_resources_read(jsonrpc::Message& m, const Scope& scope) {
           result["cacheScope"] = "private";
         }
       }
-      ContentAnswer served;
-      if (auto withheld = run_content_pipeline(ContentKind::resource, uri, server_.routes.content().for_resource(uri),
-                                               result, context, served.result))
-        return withheld_answer(*withheld);
-      return served;
+      return piped({ContentKind::resource, uri, server_.routes.content().for_resource(uri)}, std::move(result),
+                   context, call.id);
     }();
     if (!round_pending(call))
       audit_content(audit::Kind::resource_read, registered, uri, request_context(call), answer, started);
@@ -367,12 +376,8 @@ void Session::on_prompts_get(jsonrpc::Message& m, const Scope& scope) {
       if (out.description) result["description"] = *out.description;
       result["messages"] = std::move(out.messages);
       if (call.scope) stamp_modern(result, server_, Cache::none);
-      ContentAnswer served;
-      if (auto withheld = run_content_pipeline(ContentKind::prompt, prompt->name,
-                                               server_.routes.content().for_prompt(prompt->name), result, context,
-                                               served.result))
-        return withheld_answer(*withheld);
-      return served;
+      return piped({ContentKind::prompt, prompt->name, server_.routes.content().for_prompt(prompt->name)},
+                   std::move(result), context, call.id);
     }();
     if (!round_pending(call))
       audit_content(audit::Kind::prompt_get, prompt->name, arguments, request_context(call), answer, started);

@@ -1,28 +1,49 @@
-// The result pipeline. Every tool result a client sees passes these stages,
-// in this order, each one function below:
+// The result pipeline. Every answer a plugin's code produces passes these
+// stages, in this order, each one function below; each takes the payload's
+// kind: a tool result, a resource read or a prompt get.
 //
-//   1. check_payload     what the tool left is a tool result, or an error
-//                        result the host writes; nothing else goes on
-//   2. sanitize          the tool's chain; any failure, or output that is not
-//                        valid UTF-8, withholds the whole result
-//   3. validate_output   structuredContent against the outputSchema, after
-//                        the chain, so a sanitizer that breaks it is caught
-//   4. mirror            structuredContent -> a text block, when asked
-//   5. envelope          untrusted text framed, isError and _meta settled,
-//                        the egress provenance written (after the chain, so
-//                        no sanitizer and no tool can forge or drop it)
-//   6. fit_budget        cut text leaves to the byte budget, or withhold
-//   7. serialize         (done by fit_budget: it had to measure anyway)
+//   1. check_payload     a tool result: what the tool left is one, or an
+//                        error result the host writes; nothing else goes
+//                        on. A resource or prompt arrives as the object its
+//                        plugin built through the host's writers (ABI 1.3).
+//   2. sanitize          the chain: for a tool result every string (keys
+//                        included) through every step; for a resource or
+//                        prompt the text steps over the strings a model
+//                        reads. Any failure, a step over its deadline, or
+//                        output that is not valid UTF-8 withholds the whole
+//                        answer
+//   3. validate_output   a tool result's structuredContent against the
+//                        outputSchema, after the chain, so a sanitizer that
+//                        breaks it is caught
+//   4. mirror            a tool result's structuredContent -> a text block,
+//                        when asked
+//   5. envelope          a tool result's untrusted text framed, isError
+//                        settled, the egress provenance and the 2026-07-28
+//                        fields written (after the chain, so no sanitizer
+//                        and no tool can forge or drop them)
+//   6. fit_budget        a tool result's text cut to the byte budget, or
+//                        withheld; a resource or prompt fits whole or is
+//                        withheld (a cut one would read as the real thing)
+//   7. frame             the JSON-RPC response to the request: its prefix
+//                        is written before stage 6 serializes the result
+//                        into it, so the result is never copied
 //
 // Host-written errors (tool failures, invalid arguments, timeouts) enter at
 // stage 1 and pass the chain like any tool output, so a sanitizer sees
-// every result a client will see. A withheld result is replaced by fixed
-// text; the operator's log names the tool, the stage and the reason, never
-// the data.
+// every result a client will see. A withheld tool result is replaced by
+// fixed text; a withheld resource or prompt becomes a JSON-RPC error with
+// fixed text. The operator's log names the tool, URI or prompt, the stage
+// and the reason, never the data.
+//
+// Result sanitizers take tool results (CallToolResult) only, so a chain's
+// result steps are not run over a resource or prompt; content_routes.cpp
+// refuses to bind content to a chain that has one, and warns when
+// "default" does.
 #include "pipeline/result_pipeline.hpp"
 
 #include "metrics/metrics.hpp"
 #include "audit/audit_trail.hpp"
+#include "mcp/jsonrpc.hpp"
 #include "schema/schema_validator.hpp"
 #include "pipeline/tool_result_shape.hpp"
 #include "plugins/host_api.hpp"
@@ -54,6 +75,69 @@ bool is_error(const boost::json::object& result) {
 const boost::json::value* find_pointer(const boost::json::value& root, std::string_view pointer) {
   boost::system::error_code ec;
   return root.find_pointer(pointer, ec);
+}
+
+// What the stages know of what they carry.
+struct Payload {
+  enum class Kind { tool_result, resource, prompt };
+  Kind kind;
+  std::string_view subject;  // the tool's name, the URI, the prompt's name
+  const SanitizerChain* chain;  // null: none
+  std::chrono::nanoseconds step_timeout;
+  std::size_t max_result_bytes;
+  const ToolRoute* route;  // a tool result's; null for content
+
+  bool tool() const { return kind == Kind::tool_result; }
+  std::string_view noun() const {
+    return kind == Kind::tool_result ? "tool" : kind == Kind::resource ? "resource" : "prompt";
+  }
+  // What the operator's log says was withheld.
+  std::string_view what() const { return tool() ? "result" : noun(); }
+};
+
+Payload tool_payload(const ToolRoute& route) {
+  return Payload{Payload::Kind::tool_result, route.tool->name,    route.chain,
+                 route.sanitizer_timeout,    route.max_result_bytes, &route};
+}
+
+Payload content_payload(const ContentPayload& content) {
+  return Payload{content.kind == ContentKind::resource ? Payload::Kind::resource : Payload::Kind::prompt,
+                 content.subject,
+                 content.route.chain,
+                 content.route.sanitizer_timeout,
+                 content.route.max_result_bytes,
+                 nullptr};
+}
+
+// Every string of a resource or prompt the model may read, in document
+// order: a resource's text contents; a prompt's description, its messages'
+// text, embedded resources' text and resource links' name, title and
+// description. URIs, MIME types, base64 and _meta are not text for the
+// model, as for tool results.
+std::vector<boost::json::string*> model_texts(Payload::Kind kind, boost::json::object& result) {
+  std::vector<boost::json::string*> texts;
+  auto take = [&](boost::json::object& o, const char* field) {
+    if (auto* v = o.if_contains(field); v && v->is_string()) texts.push_back(&v->get_string());
+  };
+  if (kind == Payload::Kind::resource) {
+    if (auto* contents = result.if_contains("contents"); contents && contents->is_array())
+      for (auto& c : contents->get_array())
+        if (auto* o = c.if_object()) take(*o, "text");
+    return texts;
+  }
+  take(result, "description");
+  if (auto* messages = result.if_contains("messages"); messages && messages->is_array()) {
+    for (auto& m : messages->get_array()) {
+      auto* message = m.if_object();
+      auto* content = message ? message->if_contains("content") : nullptr;
+      auto* block = content ? content->if_object() : nullptr;
+      if (!block) continue;
+      for (const char* field : {"text", "name", "title", "description"}) take(*block, field);
+      if (auto* resource = block->if_contains("resource"); resource && resource->is_object())
+        take(resource->get_object(), "text");
+    }
+  }
+  return texts;
 }
 
 // Stage 1. A tool that returned OK must have set a result of the right
@@ -137,15 +221,20 @@ bool all_utf8(const boost::json::object& result) {
   return true;
 }
 
-// Stage 2. The log names the tool, the sanitizer and how it failed; never
-// the data, which is exactly what is being withheld.
-bool sanitize(const ToolRoute& route, boost::json::object& result, const RequestContext& context,
+// Stage 2. The log names the tool, URI or prompt, the sanitizer and how it
+// failed; never the data, which is exactly what is being withheld. A tool
+// result's steps each have their deadline; a resource's or prompt's text
+// steps run in one walk, with the same deadline per step.
+bool sanitize(const Payload& payload, boost::json::object& result, const RequestContext& context,
               std::string_view raw_arguments, PipelineVerdict& verdict) {
-  if (route.chain) {
-    const ChainCall call{context, route.tool->name, raw_arguments, route.sanitizer_timeout};
-    if (auto failure = route.chain->run(result, call)) {
-      spdlog::error("tool '{}': sanitizer '{}' (chain '{}') {}; result withheld", route.tool->name,
-                    failure->sanitizer, route.chain->name(), failure->reason);
+  if (payload.chain) {
+    auto failure = payload.tool()
+                       ? payload.chain->run(result, ChainCall{context, payload.subject, raw_arguments,
+                                                              payload.step_timeout})
+                       : payload.chain->run_text(model_texts(payload.kind, result), payload.step_timeout);
+    if (failure) {
+      spdlog::error("{} '{}': sanitizer '{}' (chain '{}') {}; {} withheld", payload.noun(), payload.subject,
+                    failure->sanitizer, payload.chain->name(), failure->reason, payload.what());
       if (context.metrics) context.metrics->sanitizer_failure(failure->sanitizer);
       verdict.step = failure->sanitizer;
       return false;
@@ -153,9 +242,10 @@ bool sanitize(const ToolRoute& route, boost::json::object& result, const Request
   }
   // JSON text must be UTF-8. Each step's output was checked as it was
   // written (a step that broke it is named above), so bytes that are not
-  // UTF-8 here are the tool's own that no step repaired.
+  // UTF-8 here are the plugin's own that no step repaired.
   if (!all_utf8(result)) {
-    spdlog::error("tool '{}': the tool wrote text that is not valid UTF-8; result withheld", route.tool->name);
+    spdlog::error("{} '{}': the plugin wrote text that is not valid UTF-8; {} withheld", payload.noun(),
+                  payload.subject, payload.what());
     return false;
   }
   return true;
@@ -163,8 +253,9 @@ bool sanitize(const ToolRoute& route, boost::json::object& result, const Request
 
 // Stage 3. Errors carry no structured content to check; every other result
 // of a tool with an outputSchema must have one that matches.
-std::optional<std::string> validate_output(const ToolRoute& route, const boost::json::object& result) {
-  const Tool& tool = *route.tool;
+std::optional<std::string> validate_output(const Payload& payload, const boost::json::object& result) {
+  if (!payload.tool()) return std::nullopt;
+  const Tool& tool = *payload.route->tool;
   if (!tool.output_validator || is_error(result)) return std::nullopt;
   const auto* structured = result.if_contains("structuredContent");
   if (!structured) return std::string("structuredContent is missing, and the tool declares an outputSchema");
@@ -192,8 +283,8 @@ std::optional<std::string> untrusted_structured_source(const boost::json::object
 // Stage 4. The spec's backwards-compatible form: structured output also as
 // serialized text, done here only, so it is never serialized twice. A mirror
 // of untrusted fields is untrusted text too, and is labelled as such.
-void mirror(const ToolRoute& route, boost::json::object& result) {
-  if (route.mirror != Mirror::text) return;
+void mirror(const Payload& payload, boost::json::object& result) {
+  if (!payload.tool() || payload.route->mirror != Mirror::text) return;
   const auto* structured = result.if_contains("structuredContent");
   if (!structured) return;
   auto& content = result["content"].as_array();
@@ -231,83 +322,9 @@ std::string frame_untrusted(std::string_view source, std::string_view text) {
   return framed;
 }
 
-// Stage 5. Untrusted text blocks get their frame (after the chain, so no
-// sanitizer escapes or strips it); isError is written only when true; _meta
-// travels as the tool and the chain left it: out-of-band data, never a
-// secret channel. A label can also come from a whole result a tool or a
-// result sanitizer wrote; one whose source could write outside its frame
-// withholds the result. False when it does.
-bool envelope(const ToolRoute& route, boost::json::object& result) {
-  for (auto& block : result["content"].as_array()) {
-    auto* b = block.if_object();
-    const auto* source = b ? untrusted_source(*b) : nullptr;
-    auto* text = b ? b->if_contains("text") : nullptr;
-    if (!source || !text || !text->is_string()) continue;
-    if (!is_untrusted_source(*source)) {
-      spdlog::error("tool '{}': an untrusted-text label has a source outside [A-Za-z0-9._:@/-]{{1,64}}; "
-                    "result withheld",
-                    route.tool->name);
-      return false;
-    }
-    *text = frame_untrusted(*source, text->get_string());
-  }
-  if (auto* e = result.if_contains("isError"); e && !e->as_bool()) result.erase("isError");
-  return true;
-}
-
-// Stage 6 and 7. Serializes onto `out`; when that is over the budget, cuts
-// the longest text blocks (marking each cut) until it fits. structuredContent
-// is never cut: a shape that no longer matches its schema is worse than no
-// result. False (with `out` as it came) when even that does not fit.
-bool fit_budget(const ToolRoute& route, boost::json::object& result, std::string& out) {
-  const std::size_t start = out.size();
-  append_json(out, result);
-  if (out.size() - start <= route.max_result_bytes) return true;
-
-  const std::string marker = fmt::format("\n[cut by airlock: the result exceeds its {}-byte budget]",
-                                         route.max_result_bytes);
-  auto& content = result["content"].as_array();
-  // A few rounds at most: escaping makes the serialized size of a cut only
-  // roughly predictable, so each round measures again.
-  for (int round = 0; round < 8 && out.size() - start > route.max_result_bytes; ++round) {
-    boost::json::string* longest = nullptr;
-    bool framed = false;
-    for (auto& block : content) {
-      auto* b = block.if_object();
-      auto* t = b ? b->if_contains("text") : nullptr;
-      if (!t || !t->is_string() || (longest && t->get_string().size() <= longest->size())) continue;
-      longest = &t->get_string();
-      framed = untrusted_source(*b) != nullptr;
-    }
-    // An untrusted block is cut inside its frame, which stays whole.
-    const std::string_view tail = framed ? kFrameEnd : std::string_view();
-    if (!longest || longest->size() <= tail.size()) break;
-    const std::size_t body = longest->size() - tail.size();
-    const std::size_t excess = out.size() - start - route.max_result_bytes + marker.size();
-    std::size_t keep = body > excess ? body - excess : 0;
-    // Never split a UTF-8 sequence: back up to the start of a character.
-    while (keep > 0 && (static_cast<unsigned char>((*longest)[keep]) & 0xc0) == 0x80) --keep;
-    if (framed) keep = std::max(keep, std::string_view(*longest).find('\n') + 1);  // the frame's first line stays
-    std::string cut(longest->data(), keep);
-    cut.append(marker).append(tail);
-    if (cut.size() >= longest->size()) break;  // nothing left to gain here
-    *longest = cut;
-    auto& meta = result["_meta"];
-    if (!meta.is_object()) meta = boost::json::object{};
-    meta.get_object()["airlock/cut"] = true;
-    out.resize(start);
-    append_json(out, result);
-  }
-  if (out.size() - start <= route.max_result_bytes) return true;
-  spdlog::error("tool '{}': result does not fit its {}-byte budget even with its text cut; result withheld",
-                route.tool->name, route.max_result_bytes);
-  out.resize(start);
-  return false;
-}
-
-// Part of stage 5: _meta["airlock/egress"] lists every destination the call
-// reached or was refused, in order. Whatever a tool or a sanitizer wrote
-// under that key is replaced: only the host's record is provenance.
+// The egress provenance: _meta["airlock/egress"] lists every destination
+// the call reached or was refused, in order. Whatever a tool or a sanitizer
+// wrote under that key is replaced: only the host's record is provenance.
 boost::json::array provenance(const std::vector<EgressRecord>& records) {
   boost::json::array list;
   for (const auto& record : records) {
@@ -333,8 +350,7 @@ void write_provenance(boost::json::array list, boost::json::object& result) {
   slot.get_object()[kEgressMetaKey] = std::move(list);
 }
 
-// Part of stage 5, for a 2026-07-28 request: resultType and the server's
-// name in _meta, written after the chain so that no sanitizer forges them.
+// For a 2026-07-28 request: resultType and the server's name in _meta.
 void stamp_modern(const RequestContext& context, boost::json::object& result) {
   if (!context.modern_server_info) return;
   result["resultType"] = "complete";
@@ -343,45 +359,161 @@ void stamp_modern(const RequestContext& context, boost::json::object& result) {
   slot.get_object()["io.modelcontextprotocol/serverInfo"] = *context.modern_server_info;
 }
 
-PipelineVerdict run_stages(const ToolRoute& route, std::optional<boost::json::object> result,
+// Stage 5, for a tool result. Untrusted text blocks get their frame (after
+// the chain, so no sanitizer escapes or strips it); isError is written only
+// when true; the egress provenance and the 2026-07-28 fields are written;
+// _meta otherwise travels as the tool and the chain left it: out-of-band
+// data, never a secret channel. A label can also come from a whole result a
+// tool or a result sanitizer wrote; one whose source could write outside
+// its frame withholds the result. False when it does. A resource's or
+// prompt's 2026-07-28 fields and cache hints are the session's, written
+// before the pipeline outside every text the chain reads.
+bool envelope(const Payload& payload, boost::json::object& result, const boost::json::array& egress,
+              const RequestContext& context) {
+  if (!payload.tool()) return true;
+  for (auto& block : result["content"].as_array()) {
+    auto* b = block.if_object();
+    const auto* source = b ? untrusted_source(*b) : nullptr;
+    auto* text = b ? b->if_contains("text") : nullptr;
+    if (!source || !text || !text->is_string()) continue;
+    if (!is_untrusted_source(*source)) {
+      spdlog::error("tool '{}': an untrusted-text label has a source outside [A-Za-z0-9._:@/-]{{1,64}}; "
+                    "result withheld",
+                    payload.subject);
+      return false;
+    }
+    *text = frame_untrusted(*source, text->get_string());
+  }
+  if (auto* e = result.if_contains("isError"); e && !e->as_bool()) result.erase("isError");
+  write_provenance(egress, result);
+  stamp_modern(context, result);
+  return true;
+}
+
+// Stage 6. Serializes onto `out`; when that is over the budget, cuts a tool
+// result's longest text blocks (marking each cut) until it fits.
+// structuredContent is never cut: a shape that no longer matches its schema
+// is worse than no result. A resource or prompt is never cut. False (with
+// `out` as it came) when the answer does not fit.
+bool fit_budget(const Payload& payload, boost::json::object& result, std::string& out) {
+  const std::size_t budget = payload.max_result_bytes;
+  const std::size_t start = out.size();
+  append_json(out, result);
+  if (out.size() - start <= budget) return true;
+  if (!payload.tool()) {
+    spdlog::error("{} '{}': does not fit its {}-byte budget; {} withheld", payload.noun(), payload.subject, budget,
+                  payload.what());
+    out.resize(start);
+    return false;
+  }
+
+  const std::string marker = fmt::format("\n[cut by airlock: the result exceeds its {}-byte budget]", budget);
+  auto& content = result["content"].as_array();
+  // A few rounds at most: escaping makes the serialized size of a cut only
+  // roughly predictable, so each round measures again.
+  for (int round = 0; round < 8 && out.size() - start > budget; ++round) {
+    boost::json::string* longest = nullptr;
+    bool framed = false;
+    for (auto& block : content) {
+      auto* b = block.if_object();
+      auto* t = b ? b->if_contains("text") : nullptr;
+      if (!t || !t->is_string() || (longest && t->get_string().size() <= longest->size())) continue;
+      longest = &t->get_string();
+      framed = untrusted_source(*b) != nullptr;
+    }
+    // An untrusted block is cut inside its frame, which stays whole.
+    const std::string_view tail = framed ? kFrameEnd : std::string_view();
+    if (!longest || longest->size() <= tail.size()) break;
+    const std::size_t body = longest->size() - tail.size();
+    const std::size_t excess = out.size() - start - budget + marker.size();
+    std::size_t keep = body > excess ? body - excess : 0;
+    // Never split a UTF-8 sequence: back up to the start of a character.
+    while (keep > 0 && (static_cast<unsigned char>((*longest)[keep]) & 0xc0) == 0x80) --keep;
+    if (framed) keep = std::max(keep, std::string_view(*longest).find('\n') + 1);  // the frame's first line stays
+    std::string cut(longest->data(), keep);
+    cut.append(marker).append(tail);
+    if (cut.size() >= longest->size()) break;  // nothing left to gain here
+    *longest = cut;
+    auto& meta = result["_meta"];
+    if (!meta.is_object()) meta = boost::json::object{};
+    meta.get_object()["airlock/cut"] = true;
+    out.resize(start);
+    append_json(out, result);
+  }
+  if (out.size() - start <= budget) return true;
+  spdlog::error("tool '{}': result does not fit its {}-byte budget even with its text cut; result withheld",
+                payload.subject, budget);
+  out.resize(start);
+  return false;
+}
+
+std::string_view withheld_text(const Payload& payload, bool over_budget) {
+  switch (payload.kind) {
+    case Payload::Kind::tool_result: return over_budget ? kOverBudgetText : kWithheldText;
+    case Payload::Kind::resource: return over_budget ? kResourceOverBudgetText : kResourceWithheldText;
+    case Payload::Kind::prompt: return over_budget ? kPromptOverBudgetText : kPromptWithheldText;
+  }
+  return kWithheldText;
+}
+
+// Every stage, in order. `result` is stage 1's output (none: withheld).
+// With `id`, stage 7 frames the answer as the response to that request.
+PipelineVerdict run_stages(const Payload& payload, std::optional<boost::json::object> result,
                            const RequestContext& context, std::string_view raw_arguments,
-                           const boost::json::array& egress, std::string& out) {
+                           const boost::json::array& egress, const boost::json::value* id, std::string& out) {
   PipelineVerdict verdict;
+  const std::size_t start = out.size();
+  // Stage 7, begun: the response's prefix, for stage 6 to serialize after.
+  if (id) out += jsonrpc::result_prefix(*id);
+  verdict.result_at = out.size();
+  const auto framed = [&] {
+    verdict.result_size = out.size() - verdict.result_at;
+    if (id) out.push_back(jsonrpc::kResultSuffix);
+    return verdict;
+  };
   const auto withhold = [&](std::string_view stage, std::string_view text) {
+    verdict.error = true;
+    verdict.withheld = stage;
+    if (!payload.tool()) {
+      // A resource or prompt has no error result: the answer is an error.
+      out.resize(start);
+      verdict.result_at = start;
+      if (id) out += jsonrpc::error(*id, jsonrpc::kInternalError, text);
+      return verdict;
+    }
+    out.resize(verdict.result_at);
     auto withheld = error_result(text);
     write_provenance(egress, withheld);
     stamp_modern(context, withheld);
     append_json(out, withheld);
-    verdict.error = true;
-    verdict.withheld = stage;
-    return verdict;
+    return framed();
   };
-  if (!result) return withhold("payload", kWithheldText);
-  if (audit::enabled()) verdict.result_digest = audit::PendingDigest::of_json(*result);
-  if (!sanitize(route, *result, context, raw_arguments, verdict)) return withhold("chain", kWithheldText);
-  if (auto invalid = validate_output(route, *result)) {
-    spdlog::error("tool '{}': output does not match its outputSchema ({}); result withheld", route.tool->name,
+  if (!result) return withhold("payload", withheld_text(payload, false));
+  if (payload.tool() && audit::enabled()) verdict.result_digest = audit::PendingDigest::of_json(*result);
+  if (!sanitize(payload, *result, context, raw_arguments, verdict))
+    return withhold("chain", withheld_text(payload, false));
+  if (auto invalid = validate_output(payload, *result)) {
+    spdlog::error("tool '{}': output does not match its outputSchema ({}); result withheld", payload.subject,
                   *invalid);
     return withhold("output_schema",
                     fmt::format("tool result withheld: its structured output does not match the tool's "
                                 "outputSchema ({})",
                                 *invalid));
   }
-  mirror(route, *result);
-  if (!envelope(route, *result)) return withhold("envelope", kWithheldText);
-  write_provenance(egress, *result);
-  stamp_modern(context, *result);
+  mirror(payload, *result);
+  if (!envelope(payload, *result, egress, context)) return withhold("envelope", withheld_text(payload, false));
   verdict.error = is_error(*result);
-  if (!fit_budget(route, *result, out)) return withhold("budget", kOverBudgetText);
-  return verdict;
+  if (!fit_budget(payload, *result, out)) return withhold("budget", withheld_text(payload, true));
+  return framed();
 }
 
 }  // namespace
 
 PipelineVerdict run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
-                                    std::string_view raw_arguments, std::string& out) {
+                                    std::string_view raw_arguments, std::string& out, const boost::json::value* id) {
   const boost::json::array egress = provenance(outcome.output.egress);
-  return run_stages(route, check_payload(*route.tool, outcome), context, raw_arguments, egress, out);
+  return run_stages(tool_payload(route), check_payload(*route.tool, outcome), context, raw_arguments, egress, id,
+                    out);
 }
 
 StoredToolResult store_tool_result(const ToolRoute& route, ToolCallOutcome outcome) {
@@ -395,7 +527,7 @@ PipelineVerdict run_stored_result_pipeline(const ToolRoute& route, const StoredT
                                            const RequestContext& context, std::string_view raw_arguments,
                                            std::string& out) {
   // A copy per read: the chain works on it, the stored result stays as it is.
-  return run_stages(route, stored.result, context, raw_arguments, stored.egress, out);
+  return run_stages(tool_payload(route), stored.result, context, raw_arguments, stored.egress, nullptr, out);
 }
 
 std::string run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome, const RequestContext& context,
@@ -407,9 +539,14 @@ std::string run_result_pipeline(const ToolRoute& route, ToolCallOutcome outcome,
 
 PipelineVerdict run_invalid_arguments_pipeline(const ToolRoute& route, std::string_view failure,
                                                const RequestContext& context, std::string_view raw_arguments,
-                                               std::string& out) {
-  return run_stages(route, error_result(fmt::format("invalid arguments: {}", failure)), context, raw_arguments,
-                    boost::json::array{}, out);
+                                               std::string& out, const boost::json::value* id) {
+  return run_stages(tool_payload(route), error_result(fmt::format("invalid arguments: {}", failure)), context,
+                    raw_arguments, boost::json::array{}, id, out);
+}
+
+PipelineVerdict run_content_pipeline(const ContentPayload& payload, boost::json::object result,
+                                     const RequestContext& context, const boost::json::value& id, std::string& out) {
+  return run_stages(content_payload(payload), std::move(result), context, {}, boost::json::array{}, &id, out);
 }
 
 }  // namespace airlock::host

@@ -283,28 +283,45 @@ SanitizerChain::SanitizerChain(std::string name, std::vector<const Sanitizer*> s
       segments_.push_back(Segment{step->kind, {step}, false});
     }
     if (step->kind == SanitizerKind::text && isolated_entry(step)) segments_.back().isolated = true;
+    if (step->kind == SanitizerKind::text) text_steps_.push_back(step);
   }
 }
 
+namespace {
+
+// A step cannot be interrupted mid-call; what it can be is not trusted once
+// it overran, so its output is withheld like any failure. The deadline of a
+// run of steps is `step_timeout` per step.
+std::optional<ChainFailure> overran(const std::vector<const Sanitizer*>& steps, std::chrono::nanoseconds step_timeout,
+                                    std::chrono::steady_clock::time_point start) {
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  const auto limit = step_timeout * static_cast<long>(steps.size());
+  if (elapsed <= limit) return std::nullopt;
+  return ChainFailure{joined_names(steps),
+                      fmt::format("took {} ms, over its {} ms deadline",
+                                  std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count(),
+                                  std::chrono::duration_cast<std::chrono::milliseconds>(limit).count())};
+}
+
+}  // namespace
+
 std::optional<ChainFailure> SanitizerChain::run(boost::json::object& result, const ChainCall& call) const {
-  using Clock = std::chrono::steady_clock;
   for (const auto& segment : segments_) {
-    const auto start = Clock::now();
+    const auto start = std::chrono::steady_clock::now();
     auto failure = segment.kind == SanitizerKind::text ? run_text_segment(segment.steps, segment.isolated, result)
                                                        : run_result_step(*segment.steps.front(), result, call);
     if (failure) return failure;
-    // A step cannot be interrupted mid-call; what it can be is not trusted
-    // once it overran, so its output is withheld like any failure.
-    const auto elapsed = Clock::now() - start;
-    if (elapsed > call.step_timeout * static_cast<long>(segment.steps.size())) {
-      return ChainFailure{joined_names(segment.steps), fmt::format("took {} ms, over its {} ms deadline",
-                                             std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count(),
-                                             std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                 call.step_timeout * static_cast<long>(segment.steps.size()))
-                                                 .count())};
-    }
+    if (auto late = overran(segment.steps, call.step_timeout, start)) return late;
   }
   return std::nullopt;
+}
+
+std::optional<ChainFailure> SanitizerChain::run_text(const std::vector<boost::json::string*>& leaves,
+                                                     std::chrono::nanoseconds step_timeout) const {
+  if (text_steps_.empty()) return std::nullopt;
+  const auto start = std::chrono::steady_clock::now();
+  if (auto failure = run_text_steps_on(text_steps_, leaves)) return failure;
+  return overran(text_steps_, step_timeout, start);
 }
 
 }  // namespace airlock::host

@@ -45,6 +45,13 @@ class SanitizerChain {
   // failure `result` may hold partial output and must be thrown away.
   std::optional<ChainFailure> run(boost::json::object& result, const ChainCall& call) const;
 
+  // Only the text sanitizers, in order, over `leaves` in one walk: the path
+  // of a resource or a prompt, which is not a tool result that a result
+  // sanitizer could take. The same deadline as run(): `step_timeout` for
+  // each step of the walk.
+  std::optional<ChainFailure> run_text(const std::vector<boost::json::string*>& leaves,
+                                       std::chrono::nanoseconds step_timeout) const;
+
  private:
   // A run of text sanitizers (one walk), or a single result sanitizer.
   struct Segment {
@@ -56,6 +63,7 @@ class SanitizerChain {
   std::string name_;
   std::vector<const Sanitizer*> steps_;
   std::vector<Segment> segments_;
+  std::vector<const Sanitizer*> text_steps_;  // run_text's, resolved once
 };
 
 // Calls a text sanitizer run on every string of `leaves`, as run_text_steps

@@ -1,6 +1,7 @@
 // Tests for the result pipeline: what a tool left (from the real canary tools,
 // or set by hand) through payload check, chain, mirror and envelope, to the
-// CallToolResult a client receives.
+// CallToolResult a client receives; the JSON-RPC response around it; and a
+// resource or prompt on the same stages.
 #include "pipeline/result_pipeline.hpp"
 
 #include "plugins/host_api.hpp"
@@ -14,6 +15,7 @@
 #include "canary.h"
 
 #include <atomic>
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -240,6 +242,113 @@ TEST(ResultPipeline, WithholdsAToolErrorWhenTheChainFails) {
   const std::string raw = run_raw(route, call(*route.tool, "{}"));
   EXPECT_EQ(boost::json::parse(raw), boost::json::value(kWithheld));
   EXPECT_THAT(raw, Not(HasSubstr(kCanaryTail)));
+}
+
+}  // namespace
+}  // namespace airlock::host
+
+// --- the frame, and resources and prompts on the same stages
+
+namespace airlock::host {
+namespace {
+
+using testing::StartsWith;
+
+boost::json::object parsed(std::string_view text) { return boost::json::parse(text).as_object(); }
+
+TEST(ResultPipeline, WritesTheCompleteResponseAroundTheResultWhenGivenTheRequestId) {
+  const auto route = route_for("canary.echo");
+  std::string out = "before:";  // appended to, never overwritten
+  const boost::json::value id = 5;
+  const auto verdict =
+      run_result_pipeline(route, call(*route.tool, R"({"text":"hi"})"), kContext, R"({"text":"hi"})", out, &id);
+  ASSERT_THAT(out, StartsWith("before:"));
+  const auto response = parsed(std::string_view(out).substr(7));
+  EXPECT_EQ(response.at("jsonrpc"), "2.0");
+  EXPECT_EQ(response.at("id"), 5);
+  EXPECT_EQ(response.at("result"),
+            boost::json::parse(R"({"content":[{"type":"text","text":"hi CANARY-7f3a9c"}]})"));
+  // The verdict points at the result inside the response: what the audit trail digests.
+  EXPECT_EQ(boost::json::parse(verdict.result_in(out)), response.at("result"));
+}
+
+TEST(ResultPipeline, AWithheldToolResultIsStillAResultInsideTheResponse) {
+  const auto chain = chain_of({"canary.fail"});
+  const auto route = route_for("canary.echo", &chain);
+  std::string out;
+  const boost::json::value id = "call-1";
+  const auto verdict =
+      run_result_pipeline(route, call(*route.tool, R"({"text":"hi"})"), kContext, R"({"text":"hi"})", out, &id);
+  EXPECT_EQ(verdict.withheld, "chain");
+  const auto response = parsed(out);
+  EXPECT_EQ(response.at("id"), "call-1");
+  EXPECT_EQ(response.at("result"), kWithheld);
+  EXPECT_THAT(out, Not(HasSubstr(kCanaryTail)));
+}
+
+ContentRoute content_route(const SanitizerChain* chain, std::size_t budget = 1u << 20) {
+  return ContentRoute{chain, budget, std::chrono::milliseconds(1000)};
+}
+
+TEST(ContentPipeline, AResourceThatPassesItsChainIsTheWholeResponseWithItsTextSanitized) {
+  const auto chain = chain_of({"canary.redact"});
+  const auto route = content_route(&chain);
+  auto result = parsed(R"({"contents":[{"uri":"canary://CANARY-7f3a9c","mimeType":"text/plain",)"
+                       R"("text":"key CANARY-7f3a9c"}]})");
+  std::string out;
+  const auto verdict = run_content_pipeline({ContentKind::resource, "canary://x", route}, std::move(result),
+                                            kContext, boost::json::value("r1"), out);
+  EXPECT_TRUE(verdict.withheld.empty());
+  EXPECT_FALSE(verdict.error);
+  const auto response = parsed(out);
+  EXPECT_EQ(response.at("id"), "r1");
+  const auto& content = response.at("result").at("contents").at(0);
+  EXPECT_EQ(content.at("text"), "key [redacted]");
+  // A URI is not text a model reads as prose: the chain's text steps leave it.
+  EXPECT_EQ(content.at("uri"), "canary://CANARY-7f3a9c");
+  EXPECT_EQ(boost::json::parse(verdict.result_in(out)), response.at("result"));
+}
+
+TEST(ContentPipeline, APromptThatFailsItsChainIsAnErrorResponseWithFixedTextOnly) {
+  const auto chain = chain_of({"canary.fail"});
+  const auto route = content_route(&chain);
+  auto result = parsed(R"({"description":"d CANARY-7f3a9c","messages":[{"role":"user",)"
+                       R"("content":{"type":"text","text":"CANARY-7f3a9c"}}]})");
+  std::string out;
+  const auto verdict = run_content_pipeline({ContentKind::prompt, "canary.prompt", route}, std::move(result),
+                                            kContext, boost::json::value(9), out);
+  EXPECT_EQ(verdict.withheld, "chain");
+  EXPECT_EQ(verdict.step, "canary.fail");
+  EXPECT_TRUE(verdict.error);
+  EXPECT_TRUE(verdict.result_in(out).empty());
+  const auto response = parsed(out);
+  EXPECT_EQ(response.at("id"), 9);
+  EXPECT_FALSE(response.contains("result"));
+  EXPECT_EQ(response.at("error").at("code"), -32603);
+  EXPECT_EQ(response.at("error").at("message").as_string(), kPromptWithheldText);
+  EXPECT_THAT(out, Not(HasSubstr(kCanaryTail)));
+}
+
+TEST(ContentPipeline, AResourceOverItsBudgetIsWithheldWholeNeverCut) {
+  const auto route = content_route(nullptr, 64);
+  auto result = parsed(R"({"contents":[{"uri":"canary://big","text":")" + std::string(200, 'z') + R"("}]})");
+  std::string out;
+  const auto verdict = run_content_pipeline({ContentKind::resource, "canary://big", route}, std::move(result),
+                                            kContext, boost::json::value(1), out);
+  EXPECT_EQ(verdict.withheld, "budget");
+  EXPECT_EQ(parsed(out).at("error").at("message").as_string(), kResourceOverBudgetText);
+  EXPECT_THAT(out, Not(HasSubstr("zzz")));
+}
+
+TEST(ContentPipeline, TextThatIsNotUtf8WithholdsTheContent) {
+  const auto route = content_route(nullptr);
+  boost::json::object result{
+      {"contents", boost::json::array{boost::json::object{{"uri", "canary://bad"}, {"text", "\xff\xfe"}}}}};
+  std::string out;
+  const auto verdict = run_content_pipeline({ContentKind::resource, "canary://bad", route}, std::move(result),
+                                            kContext, boost::json::value(2), out);
+  EXPECT_EQ(verdict.withheld, "chain");
+  EXPECT_EQ(parsed(out).at("error").at("message").as_string(), kResourceWithheldText);
 }
 
 }  // namespace

@@ -19,6 +19,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <chrono>
+#include <thread>
 #include <vector>
 
 namespace airlock::host {
@@ -250,6 +252,41 @@ TEST(SanitizerChain, RunsAResultStepBetweenTwoTextWalks) {
   // The result step saw the output of the text walk before it.
   EXPECT_EQ(boost::json::parse(r.result),
             boost::json::parse(R"({"content":[{"type":"text","text":"xA"},{"type":"text","text":"yA"}]})"));
+}
+
+// Resources and prompts: text steps only, one walk, over the strings the
+// content pipeline picked, with the same deadline rule as a tool result.
+TEST(SanitizerChain, RunTextRunsOnlyTheTextStepsInOneWalkOverTheLeavesItIsGiven) {
+  std::vector<std::string> log;
+  Recorder a{"A", &log}, b{"B", &log};
+  ResultStep r;
+  r.log = &log;
+  const Sanitizer sa = text_step("test.a", a), sb = text_step("test.b", b), sr = result_step(r);
+  boost::json::string x("x"), y("y"), untouched("u");
+  ASSERT_EQ(chain_of({&sa, &sr, &sb}).run_text({&x, &y}, std::chrono::seconds(1)), std::nullopt);
+  EXPECT_THAT(log, ElementsAre("A:x", "B:xA", "A:y", "B:yA"));  // no "result"
+  EXPECT_EQ(x, "xAB");
+  EXPECT_EQ(y, "yAB");
+  EXPECT_EQ(untouched, "u");
+}
+
+airlock_status slow_text(void*, airlock_str, airlock_text_writer*) noexcept {
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  return AIRLOCK_STATUS_UNCHANGED;
+}
+
+TEST(SanitizerChain, RunTextWithholdsAWalkThatOverranItsDeadlineAndNamesItsSteps) {
+  Sanitizer slow;
+  slow.name = "test.slow";
+  slow.kind = SanitizerKind::text;
+  slow.on_text = &slow_text;
+  boost::json::string leaf("text");
+  const auto failure = chain_of({&slow}).run_text({&leaf}, std::chrono::milliseconds(5));
+  ASSERT_TRUE(failure.has_value());
+  EXPECT_EQ(failure->sanitizer, "test.slow");
+  EXPECT_THAT(failure->reason, HasSubstr("over its 5 ms deadline"));
+  // A walk within its deadline passes.
+  EXPECT_EQ(chain_of({&slow}).run_text({&leaf}, std::chrono::seconds(2)), std::nullopt);
 }
 
 TEST(SanitizerChain, StopsAtTheFirstFailingStep) {

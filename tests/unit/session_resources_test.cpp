@@ -7,7 +7,7 @@
 // fixture serves the content, the "canary" fixture the sanitizers.
 #include "mcp/session.hpp"
 
-#include "pipeline/content_pipeline.hpp"
+#include "pipeline/result_pipeline.hpp"
 #include "mcp/protocol.hpp"
 #include "test_server.hpp"
 
