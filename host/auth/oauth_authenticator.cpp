@@ -48,7 +48,7 @@ FetchSettings fetch_settings(const OAuthConfig& config) {
 }  // namespace
 
 OAuthAuthenticator::OAuthAuthenticator(const Config& config)
-    : config_(config.oauth), fetcher_(fetch_settings(config.oauth), Resolver(config.egress.hosts)) {
+    : config_(config.oauth), fetcher_(fetch_settings(config.oauth), Resolver(host_overrides(config.egress.hosts))) {
   rules_.issuers = config_.authorization_servers;
   rules_.algorithms = config_.algorithms;
   rules_.leeway = std::chrono::seconds(config_.leeway_s);

@@ -1,7 +1,9 @@
 #include "cli/commands.hpp"
 #include "cli/startup.hpp"
 
+#include "isolation/isolated_plugin.hpp"
 #include "pins/pin_check.hpp"
+#include "plugins/plugin_library.hpp"
 
 #include <fmt/format.h>
 

@@ -10,6 +10,7 @@
 #include "mcp/task_service.hpp"
 #include "mcp/session.hpp"
 #include "metrics/metrics.hpp"
+#include "plugins/plugin_library.hpp"
 #include "transport/http/http_server.hpp"
 #include "transport/stdio_transport.hpp"
 
@@ -89,7 +90,7 @@ Fetcher make_fetcher(const Config& config) {
   settings.default_max_response_bytes = config.egress.max_response_bytes;
   settings.max_redirects = config.egress.max_redirects;
   settings.user_agent = std::string("airlock/") + AIRLOCK_VERSION;
-  return Fetcher(std::move(settings), Resolver(config.egress.hosts));
+  return Fetcher(std::move(settings), Resolver(host_overrides(config.egress.hosts)));
 }
 
 // [audit] record_arguments: argument values pass redact-secrets' patterns

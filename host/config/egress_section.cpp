@@ -1,6 +1,8 @@
 // [egress]: how the host's fetch behaves for every tool.
 #include "config/config_reader.hpp"
 
+#include <boost/asio/ip/address.hpp>
+
 #include <algorithm>
 #include <string>
 #include <tuple>
@@ -31,12 +33,13 @@ void ConfigReader::read_egress(const toml::table& table) {
         }
         auto& list = egress.hosts[host];
         for (auto& [text, where] : string_list(addresses, host_path)) {
+          // Checked here; kept as written, for host_overrides() to read.
           boost::system::error_code ec;
-          const auto address = boost::asio::ip::make_address(text, ec);
+          boost::asio::ip::make_address(text, ec);
           if (ec) {
             report(where, "expected an IPv4 or IPv6 address, got " + quote(text));
           } else {
-            list.push_back(address);
+            list.push_back(text);
           }
         }
       }

@@ -2,8 +2,9 @@
 // checked without loading a plugin.
 #pragma once
 
-#include "egress/address_ranges.hpp"
-#include "egress/egress_policy.hpp"
+// Grants as plain data: not the policy that applies them, nor Asio.
+#include "egress/address_range.hpp"
+#include "egress/egress_rule.hpp"
 #include "util/error.hpp"
 
 #include <boost/json/object.hpp>
@@ -109,8 +110,9 @@ struct EgressConfig {
   std::uint32_t max_redirects = 5;                // 0..20 hops a fetch may follow
   // [egress.hosts]: names the host's resolver answers itself, lowercased:
   // "name" = ["address", ...]. Pins a name without touching /etc/hosts; the
-  // answers are checked like any other.
-  std::map<std::string, std::vector<boost::asio::ip::address>> hosts;
+  // answers are checked like any other. Each address as written, checked at
+  // load; host_overrides() (egress/resolver.hpp) reads them for the resolver.
+  std::map<std::string, std::vector<std::string>> hosts;
 };
 
 struct PluginsConfig {

@@ -10,6 +10,7 @@
 #include <array>
 #include <charconv>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace airlock::host {
@@ -17,6 +18,8 @@ namespace {
 
 namespace ip = boost::asio::ip;
 using Bytes16 = ip::address_v6::bytes_type;
+// AddressRange keeps its base in these bytes, without Asio.
+static_assert(std::is_same_v<Bytes16, decltype(AddressRange::base)>);
 
 struct V4Range {
   std::uint32_t base;
@@ -139,9 +142,9 @@ std::optional<std::string_view> special_range(const ip::address& address) {
 }
 
 bool AddressRange::contains(const ip::address& address) const {
-  const ip::address candidate = base.is_v4() ? unmapped(address) : address;
-  if (candidate.is_v4() != base.is_v4()) return false;
-  return prefix_equal(bytes_of(candidate), bytes_of(base), prefix);
+  const ip::address candidate = v4 ? unmapped(address) : address;
+  if (candidate.is_v4() != v4) return false;
+  return prefix_equal(bytes_of(candidate), base, prefix);
 }
 
 Result<AddressRange> parse_address_range(std::string_view text) {
@@ -173,7 +176,7 @@ Result<AddressRange> parse_address_range(std::string_view text) {
     if (bytes[bit / 8] & (0x80u >> (bit % 8)))
       return Error{quoted + " has bits set past its /" + std::to_string(prefix) + " prefix"};
   }
-  return AddressRange{base, prefix, std::string(text)};
+  return AddressRange{bytes, base.is_v4(), prefix, std::string(text)};
 }
 
 }  // namespace airlock::host

@@ -2,33 +2,15 @@
 // which special addresses it may connect to.
 #pragma once
 
-#include "egress/address_ranges.hpp"
+#include "egress/address_range.hpp"  // also declares the Asio address refuse_address takes
+#include "egress/egress_rule.hpp"
 #include "egress/egress_url.hpp"
-#include "util/error.hpp"
 
-#include <boost/asio/ip/address.hpp>
-
-#include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace airlock::host {
-
-// One grant as the operator wrote it: [scheme "://"] host [":" port]
-//   scheme: http | https; absent: either.  host: exact name, "*.suffix" (any name below suffix, not the
-//   suffix itself), "*" (any name or public address), IPv4 literal, [IPv6] literal.  port: 1..65535 or "*";
-//   absent: the default port of the URL's scheme.  No userinfo, path, query or fragment (an error says so).
-struct EgressRule {
-  std::string text;                   // as written
-  std::optional<Scheme> scheme;       // absent: http and https
-  std::string host;                   // lowercased; "*", "*.suffix", a name, IPv4, or IPv6 without brackets
-  std::optional<std::uint16_t> port;  // absent (and not any_port): the URL scheme's default
-  bool any_port = false;
-};
-
-Result<EgressRule> parse_egress_rule(std::string_view text);
 
 class EgressPolicy {
  public:

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "egress/egress_policy.hpp"
+#include "egress/egress_record.hpp"
 #include "egress/resolver.hpp"
 
 #include <airlock/airlock.h>
@@ -27,21 +28,6 @@ struct FetchRequest {
   std::chrono::milliseconds timeout{0};   // 0: settings default
   std::uint64_t max_response_bytes = 0;   // 0: settings default
   std::string actor;                      // the acting tool, named in denials; empty: "this tool"
-};
-
-// One destination the call reached or was refused: provenance.
-struct EgressRecord {
-  std::string url;       // Url::text of the hop; a URL or Location refused unread: as written, printable, cut short
-  std::string host;      // empty when the URL was refused unread
-  std::uint16_t port = 0;  // 0 when the URL was refused unread
-  std::string address;   // the address connected to; empty when refused before connecting
-  bool allowed = false;
-  std::string rule;      // allowed: the grant's text; denied: why (names the destination and rule), or for a
-                         // URL refused unread "url: <rule>" / "redirect: <rule>" (UrlRefusal::rule)
-  int http_status = 0;
-  std::uint64_t bytes = 0;  // body bytes kept
-  bool truncated = false;
-  std::string error;     // network error / timeout text for an allowed hop that failed
 };
 
 struct FetchOutcome {

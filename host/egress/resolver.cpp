@@ -118,4 +118,14 @@ Result<Resolver::Addresses> Resolver::resolve(const Url& url, std::chrono::stead
   return bounded_lookup(url.host, deadline, cancelled);
 }
 
+std::map<std::string, Resolver::Addresses> host_overrides(
+    const std::map<std::string, std::vector<std::string>>& hosts) {
+  std::map<std::string, Resolver::Addresses> overrides;
+  for (const auto& [name, addresses] : hosts) {
+    auto& answers = overrides[name];
+    for (const auto& text : addresses) answers.push_back(ip::make_address(text));
+  }
+  return overrides;
+}
+
 }  // namespace airlock::host

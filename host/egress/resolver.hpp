@@ -52,4 +52,8 @@ class Resolver {
   std::shared_ptr<std::atomic<std::size_t>> in_flight_ = std::make_shared<std::atomic<std::size_t>>(0);
 };
 
+// [egress.hosts] as the config keeps it (lowercase name -> addresses as
+// written, each checked when the file was read), as a Resolver's overrides.
+std::map<std::string, Resolver::Addresses> host_overrides(const std::map<std::string, std::vector<std::string>>& hosts);
+
 }  // namespace airlock::host

@@ -7,6 +7,8 @@
 #include "isolation/worker_process.hpp"
 #include "plugins/host_api.hpp"
 
+#include <spdlog/logger.h>
+
 namespace airlock::host {
 namespace {
 

@@ -6,6 +6,8 @@
 
 #include "plugins/host_api.hpp"
 
+#include <spdlog/logger.h>
+
 namespace airlock::host {
 
 void (*isolated_on_destroy())(void*);

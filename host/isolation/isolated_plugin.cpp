@@ -8,6 +8,7 @@
 #include "plugins/host_api.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/logger.h>
 
 #include <algorithm>
 

@@ -21,7 +21,7 @@
 #include "util/error.hpp"
 
 #include <airlock/airlock.h>
-#include <spdlog/logger.h>
+#include <spdlog/fwd.h>  // the logger is held here, called in the .cpp
 
 #include <atomic>
 #include <chrono>

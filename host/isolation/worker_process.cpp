@@ -8,6 +8,7 @@
 
 #include <airlock/airlock.h>
 #include <fmt/format.h>
+#include <spdlog/logger.h>
 
 #include <array>
 #include <cerrno>

@@ -16,7 +16,7 @@
 #include "isolation/wire.hpp"
 #include "util/error.hpp"
 
-#include <spdlog/logger.h>
+#include <spdlog/fwd.h>  // the logger is held here, called in the .cpp
 
 #include <atomic>
 #include <chrono>

@@ -1,5 +1,7 @@
 #include "pipeline/tool_routes.hpp"
 
+#include "plugins/plugin_library.hpp"
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 

@@ -2,15 +2,14 @@
 // the function table every plugin receives.
 #pragma once
 
-#include "audit/audit_event.hpp"
-#include "egress/egress_policy.hpp"
 #include "plugins/abi_values.hpp"
-#include "egress/fetcher.hpp"
 #include "plugins/content_catalog.hpp"
 #include "plugins/plugin_types.hpp"
 
 #include <airlock/airlock.h>
-#include <spdlog/logger.h>
+// The logger is held and handed out, never called, here: fwd.h spares every
+// includer fmt and spdlog's logger. Whoever logs includes spdlog itself.
+#include <spdlog/fwd.h>
 
 #include <boost/json/array.hpp>
 
@@ -31,6 +30,12 @@
 namespace airlock::host {
 struct Config;
 class Metrics;
+// A call points at these, never into them (egress/fetcher.hpp, audit/audit_event.hpp).
+class EgressPolicy;
+class Fetcher;
+namespace audit {
+struct Actor;
+}
 
 // The _meta key under which untrusted text is labelled (see airlock.h).
 inline constexpr std::string_view kUntrustedMetaKey = "airlock/untrusted";

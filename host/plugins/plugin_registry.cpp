@@ -3,10 +3,12 @@
 #include "plugins/plugin_registry.hpp"
 
 #include "audit/audit_trail.hpp"
+#include "config/host_config.hpp"
 #include "isolation/isolation_policy.hpp"
 #include "packs/pack_verify.hpp"
 #include "packs/sealed_object.hpp"
 #include "packs/trust_keys.hpp"
+#include "plugins/plugin_library.hpp"
 #include "util/sha256.hpp"
 
 #include <fmt/format.h>

@@ -2,9 +2,7 @@
 // sanitizers they provide, by name.
 #pragma once
 
-#include "config/host_config.hpp"
 #include "plugins/content_catalog.hpp"
-#include "plugins/plugin_library.hpp"
 #include "plugins/plugin_types.hpp"
 #include "util/error.hpp"
 
@@ -17,6 +15,12 @@
 #include <vector>
 
 namespace airlock::host {
+
+// Only referred to here. Code that reads a plugin's library includes
+// plugins/plugin_library.hpp (Boost.DLL, the worker, the pack checks)
+// itself, so a caller that only looks tools up does not compile those.
+struct Config;
+class PluginLibrary;
 
 // Heterogeneous lookup, so the hot path finds a tool by string_view without
 // building a std::string.

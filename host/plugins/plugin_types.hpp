@@ -2,9 +2,9 @@
 // their definitions copied, parsed and ready for the hot path.
 #pragma once
 
-#include "egress/fetcher.hpp"
-#include "schema/schema_validator.hpp"
+#include "egress/egress_record.hpp"
 #include "plugins/tool_headers.hpp"
+#include "schema/schema_validator.hpp"
 
 #include <airlock/airlock.h>
 

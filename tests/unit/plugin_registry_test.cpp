@@ -1,6 +1,7 @@
 // Tests for loading the configured plugin directories: which files count, the
 // order of tools, name clashes, and what on_error = "skip" forgives.
 #include "plugins/plugin_registry.hpp"
+#include "plugins/plugin_library.hpp"
 
 #include "unit_support.hpp"
 

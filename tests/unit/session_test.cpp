@@ -9,6 +9,7 @@
 #include "pipeline/result_pipeline.hpp"
 #include "test_server.hpp"
 
+#include <fmt/format.h>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <gmock/gmock.h>

@@ -4,10 +4,12 @@
 // frames is the whole JSON-RPC response, counted once.
 #include "calls/tool_call_runner.hpp"
 
+#include "egress/fetcher.hpp"
 #include "metrics/metrics.hpp"
 #include "origin_server.hpp"
 #include "unit_support.hpp"
 
+#include <boost/asio/ip/address.hpp>
 #include <boost/json/parse.hpp>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
