@@ -1,5 +1,6 @@
 #include "tasks/postgres_task_store.hpp"
 
+#include <boost/config.hpp>
 #include <fmt/format.h>
 #include <libpq-fe.h>
 #include <spdlog/spdlog.h>
@@ -561,3 +562,23 @@ Result<std::size_t> PostgresTaskStore::sweep_expired(std::int64_t now_ms) {
 }
 
 }  // namespace airlock::host
+
+// The module's two exports (tasks/open_task_store.cpp): its ABI, checked
+// before the host calls anything, and the opener. C names, so the host finds
+// them without knowing a mangling; C++ types, since host and module are one
+// build. The store's code, vtable included, stays in the module, which the
+// host never unloads.
+extern "C" {
+BOOST_SYMBOL_EXPORT extern const int airlock_tasks_postgres_abi;
+const int airlock_tasks_postgres_abi = airlock::host::kTaskStoreAbi;
+
+BOOST_SYMBOL_EXPORT void airlock_open_postgres_store(
+    const std::string& uri, airlock::host::Result<std::unique_ptr<airlock::host::TaskStore>>& out) {
+  auto store = airlock::host::PostgresTaskStore::open(uri);
+  if (!store) {
+    out = store.error();
+  } else {
+    out = std::unique_ptr<airlock::host::TaskStore>(std::move(*store));
+  }
+}
+}

@@ -1,7 +1,5 @@
 #include "tasks/task_store.hpp"
 
-#include "tasks/postgres_task_store.hpp"
-#include "tasks/sqlite_task_store.hpp"
 #include "util/utf8.hpp"
 
 #include <fmt/format.h>
@@ -61,18 +59,6 @@ Result<void> check_task_record(const TaskRecord& record) {
   for (const auto& [name, value] : times)
     if (value < 0) return Error{fmt::format("task {}: field '{}' is negative ({})", record.id, name, value)};
   return {};
-}
-
-Result<std::unique_ptr<TaskStore>> open_task_store(const std::string& location) {
-  if (location.starts_with("postgresql://") || location.starts_with("postgres://")) {
-    auto store = PostgresTaskStore::open(location);
-    if (!store) return store.error();
-    return std::unique_ptr<TaskStore>(std::move(*store));
-  }
-  if (location.empty()) return Error{"task store: the location is empty (a SQLite file path or a postgresql:// URI)"};
-  auto store = SqliteTaskStore::open(location);
-  if (!store) return store.error();
-  return std::unique_ptr<TaskStore>(std::move(*store));
 }
 
 }  // namespace airlock::host

@@ -24,6 +24,11 @@ inline constexpr std::string_view kAbandonedTaskError =
     R"({"code":-32603,"message":"the server running this task stopped before it finished"})";
 static_assert(kAbandonedTaskError.find(kAbandonedTaskMessage) != std::string_view::npos);
 
+// The PostgreSQL store is a module of the host's (util/host_module.hpp);
+// this changes whenever TaskStore or TaskRecord does, and the host refuses
+// a module built with another.
+inline constexpr int kTaskStoreAbi = 1;
+
 class TaskStore {
  public:
   virtual ~TaskStore() = default;

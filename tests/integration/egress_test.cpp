@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -200,6 +201,19 @@ std::string percent_decode(std::string_view text) {
   return out;
 }
 
+// The files `pid` has mapped whose name contains `part`, from /proc.
+std::vector<std::string> mapped(pid_t pid, std::string_view part) {
+  std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
+  std::vector<std::string> files;
+  for (std::string line; std::getline(maps, line);) {
+    const auto slash = line.find('/');
+    if (slash == std::string::npos) continue;
+    const std::string file = line.substr(slash);
+    if (file.find(part) != std::string::npos && (files.empty() || files.back() != file)) files.push_back(file);
+  }
+  return files;
+}
+
 // ------------------------------------------------------------ allowed
 
 TEST(EgressAllowed, FetchesAGrantedNameAndFramesTheBodyAsUntrustedText) {
@@ -234,6 +248,23 @@ TEST(EgressAllowed, FetchesAGrantedNameAndFramesTheBodyAsUntrustedText) {
   EXPECT_EQ(at("docs.test", docs), field(records[0], "rule")) << m.line;
   EXPECT_EQ(200, number(records[0], "status")) << m.line;
   EXPECT_EQ(15, number(records[0], "bytes")) << m.line;
+}
+
+TEST(EgressAllowed, TheServerMapsLibcurlOnlyOnceAToolFetches) {
+  // libcurl and what it pulls in (TLS, Kerberos, LDAP: about 4 MiB
+  // resident) are a module loaded on the first fetch, not at start.
+  OriginServer docs(serves("hello from docs"));
+  TempConfig config(egress_config({{"fetch", {at("docs.test", docs)}, {"127.0.0.1/32"}, ""}}));
+  auto client = start_initialized(config);
+  const pid_t server = client->process().pid();
+  EXPECT_THAT(mapped(server, "libcurl"), ElementsAre()) << "mapped before any fetch";
+  EXPECT_THAT(mapped(server, "airlock-egress-curl"), ElementsAre()) << "mapped before any fetch";
+
+  const Message m = fetch(*client, "fetch", at("docs.test", docs) + "/page");
+  ASSERT_FALSE(is_tool_error(m)) << m.line << "\nstderr:\n" << client->stderr_text();
+  EXPECT_EQ(framed("web:docs.test", "hello from docs"), first_text(m)) << m.line;
+  EXPECT_THAT(mapped(server, "airlock-egress-curl.so"), ElementsAre(EndsWith("/airlock-egress-curl.so")));
+  EXPECT_THAT(mapped(server, "libcurl"), Not(ElementsAre()));
 }
 
 TEST(EgressAllowed, AnAddressWrittenInAGrantGrantsItselfWithoutEgressAddresses) {

@@ -92,17 +92,22 @@ for deb_package in "$runtime_deb:airlock" "$dev_deb:airlock-dev"; do
 done
 
 runtime_depends=$(field "$runtime_deb" Depends)
-# Computed by dpkg-shlibdeps from what the server and its plugins link
+# Computed by dpkg-shlibdeps from what the server, its modules and plugins link
 # (libsodium and libarchive: packs and their signatures), and adduser for
 # postinst.
-for dependency in adduser libc6 libstdc++6 libcurl4 libre2-9 libssl3 libspdlog1.10-fmt9 libfmt9 \
+for dependency in adduser libc6 libstdc++6 libcurl4 libpq5 libre2-9 libssl3 libspdlog1.10-fmt9 libfmt9 \
   libtomlplusplus3 libboost-json1.81.0 libsodium23 libarchive13; do
   has_dependency "$runtime_depends" "$dependency" || fail "airlock does not depend on $dependency: Depends: $runtime_depends"
 done
 dev_depends=$(field "$dev_deb" Depends)
-for dependency in "airlock (= $AIRLOCK_VERSION)" libboost-json1.81-dev libcurl4 libre2-9 libssl3 libspdlog1.10-fmt9 \
+for dependency in "airlock (= $AIRLOCK_VERSION)" libboost-json1.81-dev libre2-9 libssl3 libspdlog1.10-fmt9 \
   libtomlplusplus3; do
   has_dependency "$dev_depends" "$dependency" || fail "airlock-dev does not depend on $dependency: Depends: $dev_depends"
+done
+# libcurl and libpq are the server's modules' (lib/airlock/modules), which
+# the harness library loads from the airlock package, not links.
+for dependency in libcurl4 libpq5; do
+  ! has_dependency "$dev_depends" "$dependency" || fail "airlock-dev depends on $dependency, which only the server's modules link"
 done
 has_dependency "$(field "$dev_deb" Recommends)" libgtest-dev ||
   fail "airlock-dev does not recommend libgtest-dev: Recommends: $(field "$dev_deb" Recommends)"
@@ -130,7 +135,8 @@ plugindir=usr/$AIRLOCK_PLUGINDIR
 for file in "usr/$AIRLOCK_BINDIR/airlock" "usr/$AIRLOCK_BINDIR/airlock-pack" etc/airlock/airlock.toml etc/logrotate.d/airlock lib/systemd/system/airlock.service \
   usr/share/doc/airlock/README.md "$plugindir/airlock_identity.so" "$plugindir/airlock_strip_control.so" \
   "$plugindir/airlock_inert_urls.so" "$plugindir/airlock_escape_markup.so" "$plugindir/airlock_redact_secrets.so" \
-  "$plugindir/airlock_truncate_strings.so" "$plugindir/airlock_fetch.so"; do
+  "$plugindir/airlock_truncate_strings.so" "$plugindir/airlock_fetch.so" \
+  usr/lib/airlock/modules/airlock-egress-curl.so usr/lib/airlock/modules/airlock-tasks-postgres.so; do
   grep -qxF "$file" "$work/runtime.list" || fail "airlock does not ship /$file"
 done
 strays=$(grep -E '(^|/)(example_|check_my|test)' "$work/runtime.list" || true)
@@ -158,6 +164,14 @@ airlock=$root/usr/$AIRLOCK_BINDIR/airlock
 if readelf -dW "$root/usr/$AIRLOCK_BINDIR/airlock" | grep NEEDED | grep -q libarchive; then
   fail "/usr/$AIRLOCK_BINDIR/airlock links libarchive, which only airlock-pack needs"
 fi
+# libcurl and libpq (and the TLS, Kerberos and LDAP libraries behind them,
+# about 4 MiB resident) are modules, loaded on the first fetch and only for a
+# postgresql:// task store.
+for library in libcurl libpq; do
+  if readelf -dW "$root/usr/$AIRLOCK_BINDIR/airlock" | grep NEEDED | grep -q "$library"; then
+    fail "/usr/$AIRLOCK_BINDIR/airlock links $library, which it should load as a module on first use"
+  fi
+done
 
 echo "-- the shipped configuration"
 conf=$root/etc/airlock/airlock.toml

@@ -2,6 +2,8 @@
 // the identity whose token digest matches, without leaking through timing.
 #include "transport/http/auth.hpp"
 
+#include "util/ascii.hpp"
+
 #include <openssl/crypto.h>
 
 #include <algorithm>
@@ -15,13 +17,6 @@ namespace {
 constexpr std::size_t kMaxTokenBytes = 16 * 1024;  // OAuth access tokens run to a few KiB
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-           return lower(x) == lower(y);
-         });
-}
 
 }  // namespace
 

@@ -1,18 +1,12 @@
 #include "transport/http/request_guard.hpp"
 
 #include "mcp/protocol.hpp"
+#include "util/ascii.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 namespace airlock::host::http {
 namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);

@@ -1,0 +1,57 @@
+// Tests for finding and loading the host's own modules: the HTTP client and
+// the PostgreSQL store, built in this tree, load; a module that is missing,
+// from another build or not a module at all is refused, naming the file.
+#include "util/host_module.hpp"
+
+#include "egress/hop.hpp"
+#include "tasks/task_store.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace airlock::host {
+namespace {
+
+using testing::AllOf;
+using testing::EndsWith;
+using testing::HasSubstr;
+
+TEST(HostModule, IsFoundInTheBuildTree) {
+  EXPECT_THAT(host_module_path("airlock-egress-curl.so").string(), EndsWith("/host/airlock-egress-curl.so"));
+  EXPECT_THAT(host_module_path("airlock-tasks-postgres.so").string(), EndsWith("/host/airlock-tasks-postgres.so"));
+}
+
+TEST(HostModule, LoadsWhenItsAbiMatches) {
+  const auto client = load_host_module("airlock-egress-curl.so", "airlock_hop_abi", kHopAbi);
+  ASSERT_TRUE(client) << client.error().message;
+  EXPECT_TRUE((*client)->has("airlock_run_hop"));
+  const auto store = load_host_module("airlock-tasks-postgres.so", "airlock_tasks_postgres_abi", kTaskStoreAbi);
+  ASSERT_TRUE(store) << store.error().message;
+  EXPECT_TRUE((*store)->has("airlock_open_postgres_store"));
+}
+
+TEST(HostModule, AMissingModuleIsNamedWithWhyItCannotLoad) {
+  const auto missing = load_host_module("airlock-no-such-module.so", "airlock_hop_abi", kHopAbi);
+  ASSERT_FALSE(missing);
+  EXPECT_THAT(missing.error().message,
+              AllOf(HasSubstr("/airlock-no-such-module.so: cannot be loaded: "), HasSubstr("No such file")));
+}
+
+TEST(HostModule, AModuleFromAnotherBuildIsRefused) {
+  const auto other = load_host_module("airlock-egress-curl.so", "airlock_hop_abi", kHopAbi + 1);
+  ASSERT_FALSE(other);
+  EXPECT_THAT(other.error().message,
+              AllOf(HasSubstr("/airlock-egress-curl.so: was built for module ABI " + std::to_string(kHopAbi)),
+                    HasSubstr("this server needs " + std::to_string(kHopAbi + 1))));
+}
+
+TEST(HostModule, ALibraryWithoutTheAbiSymbolIsNotAModule) {
+  // The store's module is a module, but not the HTTP client.
+  const auto wrong = load_host_module("airlock-tasks-postgres.so", "airlock_hop_abi", kHopAbi);
+  ASSERT_FALSE(wrong);
+  EXPECT_THAT(wrong.error().message,
+              HasSubstr("/airlock-tasks-postgres.so: is not an airlock module (no airlock_hop_abi)"));
+}
+
+}  // namespace
+}  // namespace airlock::host
