@@ -10,20 +10,13 @@ namespace {
 constexpr std::string_view kModule = "airlock-egress-curl.so";
 using HopEntry = void(const HopTarget&, HopResult&);
 
-Result<HopEntry*> load_client() {
-  auto library = load_host_module(kModule, "airlock_hop_abi", kHopAbi);
-  if (!library) return library.error();
-  if (!(*library)->has("airlock_run_hop"))
-    return Error{host_module_path(kModule).string() + ": exports no airlock_run_hop"};
-  return &(*library)->get<HopEntry>("airlock_run_hop");
-}
-
 }  // namespace
 
 HopResult run_hop(const HopTarget& target) {
   // Loaded once, by whichever hop comes first; a failure stays the answer
   // (the file will not appear by itself) and each hop says so.
-  static const Result<HopEntry*> client = load_client();
+  static const Result<HopEntry*> client =
+      load_host_module_entry<HopEntry>(kModule, "airlock_hop_abi", kHopAbi, "airlock_run_hop");
   HopResult result;
   if (!client) {
     result.status = AIRLOCK_STATUS_NETWORK_ERROR;

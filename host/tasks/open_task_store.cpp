@@ -13,19 +13,12 @@ namespace {
 constexpr std::string_view kPostgresModule = "airlock-tasks-postgres.so";
 using OpenPostgres = void(const std::string& uri, Result<std::unique_ptr<TaskStore>>& out);
 
-Result<OpenPostgres*> load_postgres() {
-  auto library = load_host_module(kPostgresModule, "airlock_tasks_postgres_abi", kTaskStoreAbi);
-  if (!library) return library.error();
-  if (!(*library)->has("airlock_open_postgres_store"))
-    return Error{host_module_path(kPostgresModule).string() + ": exports no airlock_open_postgres_store"};
-  return &(*library)->get<OpenPostgres>("airlock_open_postgres_store");
-}
-
 }  // namespace
 
 Result<std::unique_ptr<TaskStore>> open_task_store(const std::string& location) {
   if (location.starts_with("postgresql://") || location.starts_with("postgres://")) {
-    static const Result<OpenPostgres*> open_postgres = load_postgres();
+    static const Result<OpenPostgres*> open_postgres = load_host_module_entry<OpenPostgres>(
+        kPostgresModule, "airlock_tasks_postgres_abi", kTaskStoreAbi, "airlock_open_postgres_store");
     if (!open_postgres) return Error{"task store: PostgreSQL is unavailable: " + open_postgres.error().message};
     Result<std::unique_ptr<TaskStore>> store = Error{"task store: the PostgreSQL module opened nothing"};
     (*open_postgres)(location, store);

@@ -10,6 +10,7 @@
 #include <boost/dll/shared_library.hpp>
 
 #include <filesystem>
+#include <string>
 #include <string_view>
 
 namespace airlock::host {
@@ -26,5 +27,15 @@ std::filesystem::path host_module_path(std::string_view file);
 // unloaded, so what it returns (functions, objects with its vtables) stays
 // valid for the life of the process. Errors name the file and why.
 Result<const boost::dll::shared_library*> load_host_module(std::string_view file, const char* abi_symbol, int abi);
+
+// load_host_module, then the module's entry point `entry`, a function of
+// type F; a module that lacks it is refused, naming the file.
+template <class F>
+Result<F*> load_host_module_entry(std::string_view file, const char* abi_symbol, int abi, const char* entry) {
+  auto library = load_host_module(file, abi_symbol, abi);
+  if (!library) return library.error();
+  if (!(*library)->has(entry)) return Error{host_module_path(file).string() + ": exports no " + entry};
+  return &(*library)->template get<F>(entry);
+}
 
 }  // namespace airlock::host

@@ -53,5 +53,17 @@ TEST(HostModule, ALibraryWithoutTheAbiSymbolIsNotAModule) {
               HasSubstr("/airlock-tasks-postgres.so: is not an airlock module (no airlock_hop_abi)"));
 }
 
+TEST(HostModule, AnEntryPointIsFoundOrTheModuleIsRefused) {
+  using Entry = void(const HopTarget&, HopResult&);
+  const auto entry =
+      load_host_module_entry<Entry>("airlock-egress-curl.so", "airlock_hop_abi", kHopAbi, "airlock_run_hop");
+  ASSERT_TRUE(entry) << entry.error().message;
+  EXPECT_NE(nullptr, *entry);
+  const auto missing =
+      load_host_module_entry<Entry>("airlock-egress-curl.so", "airlock_hop_abi", kHopAbi, "airlock_no_such_entry");
+  ASSERT_FALSE(missing);
+  EXPECT_THAT(missing.error().message, HasSubstr("/airlock-egress-curl.so: exports no airlock_no_such_entry"));
+}
+
 }  // namespace
 }  // namespace airlock::host
