@@ -1,10 +1,12 @@
-// Key sets are parsed with Boost.JSON and each key handed to cjose, which
-// builds the OpenSSL key; nothing here touches key material itself.
+// Key sets are parsed with Boost.JSON and each key handed to cjose (in the
+// crypto module, util/crypto.hpp), which builds the OpenSSL key; nothing
+// here touches key material itself.
 #include "auth/jwks.hpp"
+
+#include "util/crypto.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-#include <cjose/jwk.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -16,7 +18,7 @@ namespace {
 
 // RSA keys shorter than this do not verify anything (RFC 7518 3.3 asks for
 // 2048 bits); cjose reports sizes in bits.
-constexpr std::size_t kMinRsaBits = 2048;
+constexpr long kMinRsaBits = 2048;
 constexpr std::size_t kMaxKeys = 64;
 
 std::string_view string_member(const json::object& object, std::string_view name) {
@@ -66,7 +68,7 @@ bool has_well_formed_members(const json::object& key, std::string_view kty) {
 }
 
 // The key as cjose builds it, or null when this key is not one to keep.
-std::shared_ptr<void> import_key(const json::object& key, std::string_view kty) {
+std::shared_ptr<void> import_key(const CryptoFunctions& crypto, const json::object& key, std::string_view kty) {
   if (const auto* use = key.if_contains("use"); use && !(use->is_string() && use->get_string() == "sig"))
     return nullptr;
   if (const auto* ops = key.if_contains("key_ops")) {
@@ -84,11 +86,11 @@ std::shared_ptr<void> import_key(const json::object& key, std::string_view kty) 
   for (const char* member : {"kty", "n", "e", "crv", "x", "y"})
     if (const auto* value = key.if_contains(member)) public_part[member] = *value;
   const std::string text = json::serialize(public_part);
-  cjose_err err{};
-  cjose_jwk_t* jwk = cjose_jwk_import(text.data(), text.size(), &err);
-  if (!jwk) return nullptr;
-  std::shared_ptr<void> held(jwk, [](void* p) { cjose_jwk_release(static_cast<cjose_jwk_t*>(p)); });
-  if (kty == "RSA" && cjose_jwk_get_keysize(jwk, &err) < kMinRsaBits) return nullptr;
+  std::shared_ptr<void> held;
+  long rsa_bits = 0;
+  crypto.import_public_key(text, held, rsa_bits);
+  if (!held) return nullptr;
+  if (kty == "RSA" && rsa_bits < kMinRsaBits) return nullptr;
   return held;
 }
 
@@ -111,6 +113,8 @@ Result<KeySet> KeySet::parse(std::string_view document) {
   const auto* keys = root ? root->if_contains("keys") : nullptr;
   if (!keys || !keys->is_array()) return Error{"the key set is not an object with a \"keys\" array (RFC 7517 5)"};
 
+  const auto& crypto = crypto_functions();
+  if (!crypto) return Error{"the key set cannot be read: " + crypto.error().message};
   KeySet set;
   for (const auto& entry : keys->get_array()) {
     const auto* key = entry.if_object();
@@ -122,7 +126,7 @@ Result<KeySet> KeySet::parse(std::string_view document) {
     kept.alg = std::string(string_member(*key, "alg"));
     if (!kept.alg.empty() && !is_signature_algorithm(kept.alg)) continue;
     if (key->contains("kid") && kept.kid.empty()) continue;
-    kept.jwk = import_key(*key, kept.kty);
+    kept.jwk = import_key(**crypto, *key, kept.kty);
     if (!kept.jwk) continue;
     if (!kept.kid.empty() && set.has_kid(kept.kid))
       return Error{fmt::format("the key set holds kid {} twice", json::serialize(json::string(kept.kid)))};

@@ -3,7 +3,7 @@
 #include "config/config_reader.hpp"
 
 #include <boost/asio/ip/address.hpp>
-#include <openssl/crypto.h>
+#include <sodium.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -193,9 +193,9 @@ Result<std::string> read_file(const fs::path& file) {
     text.append(buffer.data(), count);
   }
   const int error = errno;
-  OPENSSL_cleanse(buffer.data(), buffer.size());  // it may have held a token
+  sodium_memzero(buffer.data(), buffer.size());  // it may have held a token
   if (too_large) {
-    OPENSSL_cleanse(text.data(), text.size());
+    sodium_memzero(text.data(), text.size());
     return Error{file.string() + ": larger than " + std::to_string(kMaxReadFile >> 20) +
                  " MiB, so not a config, token or key file"};
   }
@@ -205,7 +205,7 @@ Result<std::string> read_file(const fs::path& file) {
 }
 
 void wipe(std::string& secret) {
-  OPENSSL_cleanse(secret.data(), secret.size());
+  sodium_memzero(secret.data(), secret.size());
   secret.clear();
 }
 

@@ -1,8 +1,9 @@
-// SHA-256 through OpenSSL's libcrypto (EVP, the interface OpenSSL 3 keeps).
+// SHA-256 through OpenSSL's libcrypto, in the crypto module (util/crypto.hpp).
 #include "util/sha256.hpp"
 
-#include <openssl/evp.h>
+#include "util/crypto.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 
@@ -16,33 +17,29 @@ int hex_value(char c) {
   return -1;
 }
 
-// The algorithm fetched once, and a context per thread reused for every
-// digest: EVP_Digest fetches SHA-256 and allocates a context on each call,
-// which for the short texts hashed per tool call (arguments, audit records)
-// cost more than the hashing.
-const EVP_MD* sha256_md() {
-  static EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
-  return md;
-}
-
-struct ContextFree {
-  void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
-};
-
 }  // namespace
 
 Sha256Digest sha256(std::string_view data) {
-  thread_local const std::unique_ptr<EVP_MD_CTX, ContextFree> ctx(EVP_MD_CTX_new());
-  Sha256Digest digest{};
-  unsigned int length = 0;
-  // Fails only when libcrypto cannot fetch SHA-256 at all (a broken install
-  // or a FIPS provider without it) or is out of memory; no token could ever
-  // be checked then, so stopping is the only safe answer.
-  const EVP_MD* md = sha256_md();
-  if (!md || !ctx || EVP_DigestInit_ex2(ctx.get(), md, nullptr) != 1 ||
-      EVP_DigestUpdate(ctx.get(), data.data(), data.size()) != 1 ||
-      EVP_DigestFinal_ex(ctx.get(), digest.data(), &length) != 1 || length != digest.size())
+  static const auto& functions = crypto_functions();
+  // Fails only when the module cannot be loaded, or libcrypto cannot fetch
+  // SHA-256 at all (a broken install or a FIPS provider without it) or is
+  // out of memory; no token, record or pack could ever be checked then, so
+  // stopping is the only safe answer.
+  if (!functions) {
+    std::fprintf(stderr, "airlock: SHA-256 is unavailable: %s\n", functions.error().message.c_str());
     std::abort();
+  }
+  // One context per thread, kept here rather than in the module (see
+  // CryptoFunctions::new_sha256_context).
+  struct Release {
+    void operator()(void* context) const { (*functions)->free_sha256_context(context); }
+  };
+  thread_local const std::unique_ptr<void, Release> context((*functions)->new_sha256_context());
+  Sha256Digest digest;
+  if (!(*functions)->sha256(context.get(), data.data(), data.size(), digest)) {
+    std::fprintf(stderr, "airlock: libcrypto cannot compute SHA-256\n");
+    std::abort();
+  }
   return digest;
 }
 

@@ -1,5 +1,6 @@
-// SHA-256 through OpenSSL's libcrypto, for bearer tokens: the config keeps
-// only their digests, and a presented token is hashed before any comparison.
+// SHA-256 through OpenSSL's libcrypto (in the crypto module, util/crypto.hpp):
+// for bearer tokens, whose digests alone the config keeps, the audit trail,
+// pins and packs.
 #pragma once
 
 #include <array>
@@ -12,8 +13,8 @@ namespace airlock::host {
 
 using Sha256Digest = std::array<std::uint8_t, 32>;
 
-// The digest of `data`. Never fails: libcrypto's SHA-256 needs no state
-// beyond the call, and an allocation failure inside it aborts.
+// The digest of `data`. Never fails: when the crypto module cannot be
+// loaded or libcrypto cannot hash, it says so on stderr and aborts.
 Sha256Digest sha256(std::string_view data);
 
 // The digest written as 64 hex digits, either case; nothing when `hex` is

@@ -252,13 +252,16 @@ TEST(EgressAllowed, FetchesAGrantedNameAndFramesTheBodyAsUntrustedText) {
 
 TEST(EgressAllowed, TheServerMapsLibcurlOnlyOnceAToolFetches) {
   // libcurl and what it pulls in (TLS, Kerberos, LDAP: about 4 MiB
-  // resident) are a module loaded on the first fetch, not at start.
+  // resident) are a module loaded on the first fetch, not at start; so is
+  // libcrypto (1.4 MiB), which nothing here needs before the fetch's TLS.
   OriginServer docs(serves("hello from docs"));
   TempConfig config(egress_config({{"fetch", {at("docs.test", docs)}, {"127.0.0.1/32"}, ""}}));
   auto client = start_initialized(config);
   const pid_t server = client->process().pid();
   EXPECT_THAT(mapped(server, "libcurl"), ElementsAre()) << "mapped before any fetch";
   EXPECT_THAT(mapped(server, "airlock-egress-curl"), ElementsAre()) << "mapped before any fetch";
+  EXPECT_THAT(mapped(server, "libcrypto"), ElementsAre()) << "mapped before any fetch";
+  EXPECT_THAT(mapped(server, "airlock-crypto"), ElementsAre()) << "mapped before any fetch";
 
   const Message m = fetch(*client, "fetch", at("docs.test", docs) + "/page");
   ASSERT_FALSE(is_tool_error(m)) << m.line << "\nstderr:\n" << client->stderr_text();

@@ -95,18 +95,19 @@ runtime_depends=$(field "$runtime_deb" Depends)
 # Computed by dpkg-shlibdeps from what the server, its modules and plugins link
 # (libsodium and libarchive: packs and their signatures), and adduser for
 # postinst.
-for dependency in adduser libc6 libstdc++6 libcurl4 libpq5 libre2-9 libssl3 libspdlog1.10-fmt9 libfmt9 \
+for dependency in adduser libc6 libstdc++6 libcurl4 libpq5 libcjose0 libre2-9 libssl3 libspdlog1.10-fmt9 libfmt9 \
   libtomlplusplus3 libboost-json1.81.0 libsodium23 libarchive13; do
   has_dependency "$runtime_depends" "$dependency" || fail "airlock does not depend on $dependency: Depends: $runtime_depends"
 done
 dev_depends=$(field "$dev_deb" Depends)
-for dependency in "airlock (= $AIRLOCK_VERSION)" libboost-json1.81-dev libre2-9 libssl3 libspdlog1.10-fmt9 \
+for dependency in "airlock (= $AIRLOCK_VERSION)" libboost-json1.81-dev libre2-9 libspdlog1.10-fmt9 \
   libtomlplusplus3; do
   has_dependency "$dev_depends" "$dependency" || fail "airlock-dev does not depend on $dependency: Depends: $dev_depends"
 done
-# libcurl and libpq are the server's modules' (lib/airlock/modules), which
-# the harness library loads from the airlock package, not links.
-for dependency in libcurl4 libpq5; do
+# libcurl, libpq, libcrypto and cjose are the server's modules'
+# (lib/airlock/modules), which the harness library loads from the airlock
+# package, not links.
+for dependency in libcurl4 libpq5 libssl3 libcjose0; do
   ! has_dependency "$dev_depends" "$dependency" || fail "airlock-dev depends on $dependency, which only the server's modules link"
 done
 has_dependency "$(field "$dev_deb" Recommends)" libgtest-dev ||
@@ -136,7 +137,8 @@ for file in "usr/$AIRLOCK_BINDIR/airlock" "usr/$AIRLOCK_BINDIR/airlock-pack" etc
   usr/share/doc/airlock/README.md "$plugindir/airlock_identity.so" "$plugindir/airlock_strip_control.so" \
   "$plugindir/airlock_inert_urls.so" "$plugindir/airlock_escape_markup.so" "$plugindir/airlock_redact_secrets.so" \
   "$plugindir/airlock_truncate_strings.so" "$plugindir/airlock_fetch.so" \
-  usr/lib/airlock/modules/airlock-egress-curl.so usr/lib/airlock/modules/airlock-tasks-postgres.so; do
+  usr/lib/airlock/modules/airlock-egress-curl.so usr/lib/airlock/modules/airlock-tasks-postgres.so \
+  usr/lib/airlock/modules/airlock-crypto.so; do
   grep -qxF "$file" "$work/runtime.list" || fail "airlock does not ship /$file"
 done
 strays=$(grep -E '(^|/)(example_|check_my|test)' "$work/runtime.list" || true)
@@ -166,8 +168,9 @@ if readelf -dW "$root/usr/$AIRLOCK_BINDIR/airlock" | grep NEEDED | grep -q libar
 fi
 # libcurl and libpq (and the TLS, Kerberos and LDAP libraries behind them,
 # about 4 MiB resident) are modules, loaded on the first fetch and only for a
-# postgresql:// task store.
-for library in libcurl libpq; do
+# postgresql:// task store; libcrypto and cjose (1.5 MiB) on the first
+# digest or access token.
+for library in libcurl libpq libcrypto libcjose; do
   if readelf -dW "$root/usr/$AIRLOCK_BINDIR/airlock" | grep NEEDED | grep -q "$library"; then
     fail "/usr/$AIRLOCK_BINDIR/airlock links $library, which it should load as a module on first use"
   fi

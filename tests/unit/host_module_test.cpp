@@ -5,6 +5,8 @@
 
 #include "egress/hop.hpp"
 #include "tasks/task_store.hpp"
+#include "util/crypto.hpp"
+#include "util/sha256.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -19,6 +21,7 @@ using testing::HasSubstr;
 TEST(HostModule, IsFoundInTheBuildTree) {
   EXPECT_THAT(host_module_path("airlock-egress-curl.so").string(), EndsWith("/host/airlock-egress-curl.so"));
   EXPECT_THAT(host_module_path("airlock-tasks-postgres.so").string(), EndsWith("/host/airlock-tasks-postgres.so"));
+  EXPECT_THAT(host_module_path("airlock-crypto.so").string(), EndsWith("/host/airlock-crypto.so"));
 }
 
 TEST(HostModule, LoadsWhenItsAbiMatches) {
@@ -28,6 +31,18 @@ TEST(HostModule, LoadsWhenItsAbiMatches) {
   const auto store = load_host_module("airlock-tasks-postgres.so", "airlock_tasks_postgres_abi", kTaskStoreAbi);
   ASSERT_TRUE(store) << store.error().message;
   EXPECT_TRUE((*store)->has("airlock_open_postgres_store"));
+}
+
+TEST(HostModule, TheCryptoModuleHashesWithLibcrypto) {
+  const auto& crypto = crypto_functions();
+  ASSERT_TRUE(crypto) << crypto.error().message;
+  void* context = (*crypto)->new_sha256_context();
+  ASSERT_NE(nullptr, context);
+  std::array<std::uint8_t, 32> digest{};
+  EXPECT_TRUE((*crypto)->sha256(context, "abc", 3, digest));
+  (*crypto)->free_sha256_context(context);
+  // FIPS 180-2, appendix B.1.
+  EXPECT_EQ("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", sha256_hex(digest));
 }
 
 TEST(HostModule, AMissingModuleIsNamedWithWhyItCannotLoad) {

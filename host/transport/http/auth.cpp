@@ -4,7 +4,7 @@
 
 #include "util/ascii.hpp"
 
-#include <openssl/crypto.h>
+#include <sodium.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -65,7 +65,7 @@ Authenticator::Outcome Authenticator::match(std::string_view token) const {
   const Sha256Digest presented = sha256(token);
   std::size_t match = identities_.size();
   for (std::size_t i = 0; i < digests_.size(); ++i) {
-    const std::size_t equal = CRYPTO_memcmp(presented.data(), digests_[i].data(), presented.size()) == 0;
+    const std::size_t equal = sodium_memcmp(presented.data(), digests_[i].data(), presented.size()) == 0;
     match = equal * i + (1 - equal) * match;
   }
   if (match == identities_.size()) return {Verdict::invalid, nullptr};
