@@ -2,18 +2,12 @@
 // strictly, each refusal naming what is wrong.
 #include "egress/egress_rule.hpp"
 
+#include "util/ascii.hpp"
+
 #include <algorithm>
 
 namespace airlock::host {
 namespace {
-
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), lower);
-  return out;
-}
 
 std::size_t first_unprintable(std::string_view text) {
   const auto bad = std::find_if(text.begin(), text.end(), [](char c) { return c <= 0x20 || c >= 0x7f; });
@@ -32,7 +26,7 @@ Result<EgressRule> parse_egress_rule(std::string_view text) {
 
   std::string_view rest = text;
   if (const std::size_t separator = rest.find("://"); separator != std::string_view::npos) {
-    const std::string scheme = lowercase(rest.substr(0, separator));
+    const std::string scheme = ascii_lowercase(rest.substr(0, separator));
     if (scheme == "http") {
       rule.scheme = Scheme::http;
     } else if (scheme == "https") {

@@ -8,6 +8,8 @@
 // percent-decoded; percent escapes in path and query stay byte for byte.
 #include "egress/egress_url.hpp"
 
+#include "util/ascii.hpp"
+
 #include <boost/asio/ip/address.hpp>
 
 #include <algorithm>
@@ -26,14 +28,6 @@ constexpr std::size_t kMaxLabelLength = 63;
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), lower);
-  return out;
-}
 
 // Text for an error message: cut short, and every byte outside printable
 // ASCII shown as \xNN so a message never carries control characters.
@@ -130,7 +124,7 @@ UrlResult<ParsedHost> parse_ipv6_literal(std::string_view written) {
   boost::system::error_code ec;
   boost::asio::ip::make_address_v6(std::string(inside), ec);
   if (ec) return UrlRefusal{"malformed IPv6 address", "host " + echo(written) + " is not an IPv6 address"};
-  return ParsedHost{HostKind::ipv6, lowercase(inside)};
+  return ParsedHost{HostKind::ipv6, ascii_lowercase(inside)};
 }
 
 // A URI reference split as RFC 3986 appendix B does, without decoding.
@@ -213,7 +207,7 @@ UrlResult<ParsedHost> read_host(std::string_view written) {
     return UrlRefusal{"host too long",
                       "host " + echo(written) + " is longer than " + std::to_string(kMaxHostLength) + " bytes"};
 
-  const std::string host = lowercase(written);
+  const std::string host = ascii_lowercase(written);
   std::size_t labels = 0;
   bool all_octets = true;
   for (std::size_t start = 0;; ++labels) {
@@ -293,7 +287,7 @@ UrlResult<Url> parse_url(std::string_view text) {
                           });
   if (!has_scheme) return refuse("not an absolute url", " is not an absolute http or https URL");
   Url url;
-  const std::string scheme = lowercase(scheme_text);
+  const std::string scheme = ascii_lowercase(scheme_text);
   if (scheme == "http") {
     url.scheme = Scheme::http;
   } else if (scheme == "https") {
