@@ -2,6 +2,8 @@
 // are in redact_secrets.hpp.
 #include "redact_secrets.hpp"
 
+#include "literal_prefilter.hpp"
+
 #include <re2/re2.h>
 
 #include <array>
@@ -117,13 +119,20 @@ SecretRedactor::SecretRedactor(const Options& options) {
     throw std::invalid_argument("patterns: too large for RE2 together: " + combined->error());
   }
   combined_ = std::move(combined);
+  if (options.prefilter) {
+    auto prefilter = std::make_unique<const LiteralPrefilter>(sources, re2);
+    if (prefilter->active()) prefilter_ = std::move(prefilter);
+  }
 }
+
+bool SecretRedactor::prefiltered() const noexcept { return prefilter_ != nullptr; }
 
 SecretRedactor::~SecretRedactor() = default;
 SecretRedactor::SecretRedactor(SecretRedactor&&) noexcept = default;
 SecretRedactor& SecretRedactor::operator=(SecretRedactor&&) noexcept = default;
 
 std::optional<std::string> SecretRedactor::operator()(std::string_view text) const {
+  if (prefilter_ && !prefilter_->may_match(text)) return std::nullopt;
   const re2::StringPiece input(text.data(), text.size());
   re2::StringPiece match;
   std::string out;

@@ -34,6 +34,10 @@
 //   jwt                        eyJ….eyJ….signature (the signature may be empty)
 // `builtin = false` in the plugin's table leaves only the operator's patterns.
 //
+// SPEED. Before searching a leaf, the redactor asks a LiteralPrefilter
+// (literal_prefilter.hpp) whether the leaf holds any literal a match needs;
+// most leaves hold none and are left as they are without an RE2 search.
+//
 // IDEMPOTENCE. Every pattern is refused at compile time if it can match the
 // empty string (in any context RE2 distinguishes) or can match anywhere in
 // the marker itself, so a redacted leaf's markers are never matched again.
@@ -64,6 +68,8 @@ class RE2;
 
 namespace airlock::plugins {
 
+class LiteralPrefilter;
+
 inline constexpr std::string_view kRedactionMarker = "[REDACTED]";
 
 struct SecretPattern {
@@ -81,6 +87,10 @@ class SecretRedactor {
   struct Options {
     bool builtin = true;                // include builtin_secret_patterns()
     std::vector<std::string> patterns;  // the operator's, RE2 syntax
+    // Skip the search of a leaf that holds none of the literals a match
+    // needs. It changes no answer, only the time; false always searches
+    // (the fuzz target compares the two).
+    bool prefilter = true;
   };
 
   // Throws std::invalid_argument with a message that names the offending
@@ -98,8 +108,13 @@ class SecretRedactor {
   // nothing matches.
   std::optional<std::string> operator()(std::string_view text) const;
 
+  // Whether the prefilter can rule texts out at all (a pattern that needs
+  // no literal leaves it inactive).
+  bool prefiltered() const noexcept;
+
  private:
   std::unique_ptr<const re2::RE2> combined_;
+  std::unique_ptr<const LiteralPrefilter> prefilter_;  // null: always search
 };
 
 }  // namespace airlock::plugins

@@ -1,0 +1,157 @@
+// The atoms of the redactor's patterns, and the scan for them; the rules
+// are in literal_prefilter.hpp.
+#include "literal_prefilter.hpp"
+
+#include <re2/filtered_re2.h>
+
+#include <algorithm>
+#include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace airlock::plugins {
+namespace {
+
+static_assert(LiteralPrefilter::kMinAtom == 3, "the scans compare three bytes at each position");
+
+constexpr std::uint8_t fold(unsigned char c) noexcept { return static_cast<std::uint8_t>(c | 0x20); }
+
+constexpr unsigned char ascii_lower(unsigned char c) noexcept {
+  return c >= 'A' && c <= 'Z' ? static_cast<unsigned char>(c - 'A' + 'a') : c;
+}
+
+}  // namespace
+
+LiteralPrefilter::LiteralPrefilter(const std::vector<std::string_view>& patterns,
+                                   const re2::RE2::Options& options) {
+  if (patterns.empty() || options.encoding() != re2::RE2::Options::EncodingLatin1) return;
+  re2::FilteredRE2 filter(kMinAtom);
+  for (std::string_view pattern : patterns) {
+    int id = 0;
+    if (filter.Add(re2::StringPiece(pattern.data(), pattern.size()), options, &id) != re2::RE2::NoError) return;
+  }
+  std::vector<std::string> atoms;
+  filter.Compile(&atoms);
+  // With no atom found, the patterns that may still match are those the
+  // filter cannot rule out at all.
+  std::vector<int> unfiltered;
+  filter.AllPotentials({}, &unfiltered);
+  if (!unfiltered.empty() || atoms.empty()) return;
+  for (const std::string& atom : atoms) {
+    if (atom.size() < static_cast<std::size_t>(kMinAtom)) return;
+    for (const unsigned char c : atom)
+      if (c >= 0x80 || ascii_lower(c) != c) return;
+  }
+
+  const auto prefix = [](const std::string& atom) {
+    std::array<std::uint8_t, kMinAtom> bytes;
+    for (int k = 0; k < kMinAtom; ++k) bytes[k] = fold(static_cast<unsigned char>(atom[k]));
+    return bytes;
+  };
+  std::stable_sort(atoms.begin(), atoms.end(), [&](const auto& a, const auto& b) { return prefix(a) < prefix(b); });
+  for (std::uint32_t i = 0; i < atoms.size(); ++i) {
+    const auto bytes = prefix(atoms[i]);
+    if (prefixes_.empty() || prefixes_.back().bytes != bytes) prefixes_.push_back(Prefix{bytes, i, i});
+    prefixes_.back().end = i + 1;
+  }
+  for (const Prefix& p : prefixes_) {
+    std::array<Splat, kMinAtom> splat;
+    for (int k = 0; k < kMinAtom; ++k) std::memset(splat[k].bytes, p.bytes[k], sizeof splat[k].bytes);
+    splats_.push_back(splat);
+  }
+  atoms_ = std::move(atoms);
+  active_ = true;
+}
+
+bool LiteralPrefilter::atom_at(std::string_view text, std::size_t at) const noexcept {
+  if (text.size() - at < static_cast<std::size_t>(kMinAtom)) return false;
+  std::array<std::uint8_t, kMinAtom> bytes;
+  for (int k = 0; k < kMinAtom; ++k) bytes[k] = fold(static_cast<unsigned char>(text[at + k]));
+  for (const Prefix& p : prefixes_) {
+    if (p.bytes != bytes) continue;
+    for (std::uint32_t i = p.begin; i < p.end; ++i) {
+      const std::string& atom = atoms_[i];
+      if (text.size() - at < atom.size()) continue;
+      std::size_t k = 0;
+      while (k < atom.size() && ascii_lower(static_cast<unsigned char>(text[at + k])) ==
+                                    static_cast<unsigned char>(atom[k]))
+        ++k;
+      if (k == atom.size()) return true;
+    }
+  }
+  return false;
+}
+
+// The two scans are one loop at two widths: at each block, every prefix's
+// bytes are compared with the text at offsets 0, 1 and 2 from each position.
+bool LiteralPrefilter::scan_sse2(std::string_view text, std::size_t* at) const noexcept {
+#if defined(__SSE2__)
+  const __m128i case_bit = _mm_set1_epi8(0x20);
+  const auto load = [&](std::size_t i) {
+    return _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i)), case_bit);
+  };
+  const auto splat = [](const Splat& s) { return _mm_load_si128(reinterpret_cast<const __m128i*>(s.bytes)); };
+  for (std::size_t i = *at; i + 16 + kMinAtom - 1 <= text.size(); i += 16, *at = i) {
+    const __m128i b0 = load(i), b1 = load(i + 1), b2 = load(i + 2);
+    __m128i hits = _mm_setzero_si128();
+    for (const auto& s : splats_) {
+      const __m128i m = _mm_and_si128(_mm_cmpeq_epi8(b0, splat(s[0])), _mm_cmpeq_epi8(b1, splat(s[1])));
+      hits = _mm_or_si128(hits, _mm_and_si128(m, _mm_cmpeq_epi8(b2, splat(s[2]))));
+    }
+    for (auto mask = static_cast<unsigned>(_mm_movemask_epi8(hits)); mask != 0; mask &= mask - 1)
+      if (atom_at(text, i + static_cast<std::size_t>(__builtin_ctz(mask)))) return true;
+  }
+#else
+  (void)text;
+  (void)at;
+#endif
+  return false;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) bool LiteralPrefilter::scan_avx2(std::string_view text,
+                                                                  std::size_t* at) const noexcept {
+  // No lambdas here: a helper returning __m256i would be compiled for the
+  // default target, without AVX.
+  const __m256i case_bit = _mm256_set1_epi8(0x20);
+  for (std::size_t i = *at; i + 32 + kMinAtom - 1 <= text.size(); i += 32, *at = i) {
+    const char* p = text.data() + i;
+    const __m256i b0 = _mm256_or_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), case_bit);
+    const __m256i b1 = _mm256_or_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1)), case_bit);
+    const __m256i b2 = _mm256_or_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 2)), case_bit);
+    __m256i hits = _mm256_setzero_si256();
+    for (const auto& s : splats_) {
+      const __m256i m0 = _mm256_cmpeq_epi8(b0, _mm256_load_si256(reinterpret_cast<const __m256i*>(s[0].bytes)));
+      const __m256i m1 = _mm256_cmpeq_epi8(b1, _mm256_load_si256(reinterpret_cast<const __m256i*>(s[1].bytes)));
+      const __m256i m2 = _mm256_cmpeq_epi8(b2, _mm256_load_si256(reinterpret_cast<const __m256i*>(s[2].bytes)));
+      hits = _mm256_or_si256(hits, _mm256_and_si256(_mm256_and_si256(m0, m1), m2));
+    }
+    for (auto mask = static_cast<unsigned>(_mm256_movemask_epi8(hits)); mask != 0; mask &= mask - 1)
+      if (atom_at(text, i + static_cast<std::size_t>(__builtin_ctz(mask)))) return true;
+  }
+  return false;
+}
+#else
+bool LiteralPrefilter::scan_avx2(std::string_view, std::size_t*) const noexcept { return false; }
+#endif
+
+bool LiteralPrefilter::may_match(std::string_view text) const noexcept {
+  if (!active_) return true;
+#if defined(__x86_64__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+#else
+  constexpr bool avx2 = false;
+#endif
+  std::size_t i = 0;
+  if (avx2 ? scan_avx2(text, &i) : false) return true;
+  if (scan_sse2(text, &i)) return true;
+  for (; i < text.size(); ++i)
+    if (atom_at(text, i)) return true;
+  return false;
+}
+
+}  // namespace airlock::plugins
