@@ -56,25 +56,23 @@ void StdioTransport::take_turns(Session& session, int self) {
   for (;;) {
     {
       std::unique_lock lock(turn_mutex_);
-      idle_[self] = true;
       turn_.wait(lock, [&] { return leader_ == self || ended_; });
-      idle_[self] = false;
       if (ended_) return;
     }
-    // Lead until a chunk brings cheap calls. They are collected only when
-    // the other thread waits to take the lead: reading must go on while
-    // they run.
+    // Lead until a chunk brings cheap calls that the other thread's batch
+    // cannot take; then pass it the lead (reading must go on while they
+    // run) and run them.
     for (;;) {
-      bool relief_waits;
-      {
-        std::lock_guard lock(turn_mutex_);
-        relief_waits = idle_[other];
-      }
-      if (!read_chunk(session, relief_waits ? &jobs : nullptr)) {
+      if (!read_chunk(session, &jobs)) {  // the end of input collects nothing
         end_input();
         return;
       }
-      if (!jobs.empty()) break;
+      if (jobs.empty()) continue;
+      if (!join_batch(jobs)) break;
+      jobs.clear();
+      // Input that never pauses never lets the watchdog's poll time out:
+      // calls joined behind a stalled one go to the workers now.
+      move_stalled_calls();
     }
     {
       std::lock_guard lock(turn_mutex_);
@@ -144,13 +142,15 @@ void StdioTransport::wait_readable() {
 }
 
 void StdioTransport::rescue_batch() {
-  {
-    std::lock_guard lock(batch_mutex_);
-    if (call_started_ != Clock::time_point{} && Clock::now() - call_started_ > kStalledCall) {
-      while (!batch_.empty() && executor_.try_submit(batch_.front())) batch_.pop_front();
-    }
-  }
+  move_stalled_calls();
   write_held();
+}
+
+void StdioTransport::move_stalled_calls() {
+  std::lock_guard lock(batch_mutex_);
+  if (call_started_ != Clock::time_point{} && Clock::now() - call_started_ > kStalledCall) {
+    while (!batch_.empty() && executor_.try_submit(batch_.front())) batch_.pop_front();
+  }
 }
 
 void StdioTransport::write_held() {
@@ -158,19 +158,31 @@ void StdioTransport::write_held() {
   if (!writing_ && !pending_.empty()) drain(lock, nullptr);
 }
 
+bool StdioTransport::join_batch(std::vector<Job>& jobs) {
+  std::lock_guard lock(batch_mutex_);
+  if (!batch_open_) return false;
+  for (Job& job : jobs) batch_.push_back(std::move(job));
+  return true;
+}
+
 void StdioTransport::run_batch(std::vector<Job>& jobs) {
   {
     std::lock_guard lock(batch_mutex_);
     for (Job& job : jobs) batch_.push_back(std::move(job));
+    batch_open_ = true;
   }
   batch_running_.store(true, std::memory_order_release);
   in_batch = true;
-  for (;;) {
+  // A batch that others keep joining could hold its answers for as long as
+  // calls keep coming: they are written every kFlushEvery calls as well.
+  constexpr int kFlushEvery = 32;
+  for (int ran = 1;; ++ran) {
     Job job;
     {
       std::lock_guard lock(batch_mutex_);
       if (batch_.empty()) {
         call_started_ = {};
+        batch_open_ = false;
         break;
       }
       job = std::move(batch_.front());
@@ -178,6 +190,7 @@ void StdioTransport::run_batch(std::vector<Job>& jobs) {
       call_started_ = Clock::now();
     }
     job();
+    if (ran % kFlushEvery == 0) write_held();
   }
   in_batch = false;
   batch_running_.store(false, std::memory_order_release);

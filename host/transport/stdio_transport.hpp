@@ -8,10 +8,12 @@
 // follower, runs them itself, and writes their answers in one go. A burst
 // of cheap calls then costs one wake and one write instead of a wake, a
 // context switch and a write per call, and stdin is still read meanwhile, so
-// a cancellation or a ping never waits behind a batch. The new leader also
-// watches the batch: when one of its calls has run for over a millisecond
-// (a cheap tool turned slow, or hung), the calls behind it go to the
-// workers and the answers held so far are written.
+// a cancellation or a ping never waits behind a batch. The cheap calls the
+// new leader reads while that batch runs join it, so under a steady stream
+// one thread reads and the other runs calls, and nobody wakes anybody. The
+// new leader also watches the batch: when one of its calls has run for over
+// a millisecond (a cheap tool turned slow, or hung), the calls behind it go
+// to the workers and the answers held so far are written.
 #pragma once
 
 #include "executor/inline_calls.hpp"
@@ -75,7 +77,12 @@ class StdioTransport {
   // The watchdog: moves a stalled batch's waiting calls to the workers and
   // writes the answers held so far.
   void rescue_batch();
+  // Its first half: a stalled batch's waiting calls go to the workers.
+  void move_stalled_calls();
   void run_batch(std::vector<Job>& jobs);
+  // Adds `jobs` to the batch the other thread runs; false (`jobs`
+  // untouched) when none runs.
+  bool join_batch(std::vector<Job>& jobs);
   // Writes what waits in pending_, unless a writer at work will.
   void write_held();
   void end_input();
@@ -96,15 +103,15 @@ class StdioTransport {
   std::vector<char> chunk_ = std::vector<char>(64 * 1024);
 
   // The reading threads are 0 (run()'s caller) and 1 (relief_).
-  std::mutex turn_mutex_;  // guards leader_, idle_, ended_
+  std::mutex turn_mutex_;  // guards leader_ and ended_
   std::condition_variable turn_;
   int leader_ = 0;               // the thread that reads now
-  bool idle_[2] = {false, false};  // the thread waits for the lead, with no batch to run
   bool ended_ = false;           // end of input: nobody leads any more
   std::thread relief_;
 
-  std::mutex batch_mutex_;  // guards batch_ and call_started_
+  std::mutex batch_mutex_;  // guards batch_, batch_open_ and call_started_
   std::deque<Job> batch_;   // a running batch's calls not started yet
+  bool batch_open_ = false;  // a batch runs and takes more calls
   std::chrono::steady_clock::time_point call_started_{};  // the batch call running now; {}: none
   std::atomic<bool> batch_running_{false};
 
