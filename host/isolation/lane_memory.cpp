@@ -34,10 +34,37 @@ void futex_wake(std::atomic<std::uint32_t>& word, int count) {
   syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAKE, count, nullptr, nullptr, 0);
 }
 
+// How long a side looks at its mailbox before it sleeps on it. A hook's
+// round trip is a few microseconds of work on each side, and a sleep and a
+// wake cost more than that twice over (a futex wake, a context switch into
+// the other process, and back), so a side that waits briefly catches the
+// answer, or the next hook, awake, and the other side need not wake it.
+// Measured with stdio_load, 64 B x32, the tool isolated: 33k calls/s and
+// 29 us of CPU per call without it; 110-124k and 11-14 us with 60-120 us.
+// The bound keeps an idle lane's cost to one short spin after its last frame.
+constexpr std::chrono::microseconds kSpin{100};
+
+void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
 // Waits until box.full == want, announcing the sleep in `asleep`. False
 // on time-out; broken (in *broken) for a flag we never write.
 bool wait_for(Mailbox& box, std::uint32_t want, std::atomic<std::uint32_t>& asleep,
               std::optional<Clock::time_point> deadline, bool* broken) {
+  {
+    auto until = Clock::now() + kSpin;
+    if (deadline && *deadline < until) until = *deadline;
+    // The clock is read every 64 looks: a look is a few nanoseconds.
+    for (unsigned looks = 1; box.full.load() == 1 - want; ++looks) {
+      cpu_relax();
+      if (looks % 64 == 0 && Clock::now() >= until) break;
+    }
+  }
   for (;;) {
     std::uint32_t now = box.full.load();
     if (now == want) return true;
