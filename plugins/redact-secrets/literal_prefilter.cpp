@@ -59,6 +59,7 @@ LiteralPrefilter::LiteralPrefilter(const std::vector<std::string_view>& patterns
     prefixes_.back().end = i + 1;
   }
   for (const Prefix& p : prefixes_) {
+    starts_[p.bytes[0]] = true;
     std::array<Splat, kMinAtom> splat;
     for (int k = 0; k < kMinAtom; ++k) std::memset(splat[k].bytes, p.bytes[k], sizeof splat[k].bytes);
     splats_.push_back(splat);
@@ -69,10 +70,12 @@ LiteralPrefilter::LiteralPrefilter(const std::vector<std::string_view>& patterns
 
 bool LiteralPrefilter::atom_at(std::string_view text, std::size_t at) const noexcept {
   if (text.size() - at < static_cast<std::size_t>(kMinAtom)) return false;
-  std::array<std::uint8_t, kMinAtom> bytes;
-  for (int k = 0; k < kMinAtom; ++k) bytes[k] = fold(static_cast<unsigned char>(text[at + k]));
+  const std::uint8_t b0 = fold(static_cast<unsigned char>(text[at]));
+  if (!starts_[b0]) return false;  // the byte-wise tail asks at every position
+  const std::uint8_t b1 = fold(static_cast<unsigned char>(text[at + 1]));
+  const std::uint8_t b2 = fold(static_cast<unsigned char>(text[at + 2]));
   for (const Prefix& p : prefixes_) {
-    if (p.bytes != bytes) continue;
+    if (p.bytes[0] != b0 || p.bytes[1] != b1 || p.bytes[2] != b2) continue;
     for (std::uint32_t i = p.begin; i < p.end; ++i) {
       const std::string& atom = atoms_[i];
       if (text.size() - at < atom.size()) continue;
@@ -149,6 +152,15 @@ bool LiteralPrefilter::may_match(std::string_view text) const noexcept {
   std::size_t i = 0;
   if (avx2 ? scan_avx2(text, &i) : false) return true;
   if (scan_sse2(text, &i)) return true;
+#if defined(__SSE2__)
+  // The last positions, as one more block that overlaps the ones before
+  // (looking at a position twice gives the same answer).
+  constexpr std::size_t kSpan = 16 + kMinAtom - 1;
+  if (i + kMinAtom <= text.size() && text.size() >= kSpan) {
+    std::size_t last = text.size() - kSpan;
+    return scan_sse2(text, &last);
+  }
+#endif
   for (; i < text.size(); ++i)
     if (atom_at(text, i)) return true;
   return false;

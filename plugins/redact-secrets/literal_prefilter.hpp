@@ -82,6 +82,7 @@ class LiteralPrefilter {
   // maps both cases of a letter to one byte and never two equal bytes
   // apart, so it can only add candidates, never lose one.
   std::vector<Prefix> prefixes_;
+  std::array<bool, 256> starts_{};  // the folded first bytes of prefixes_
   std::vector<std::array<Splat, kMinAtom>> splats_;  // prefixes_[i]'s bytes
 };
 
