@@ -285,12 +285,13 @@ std::optional<std::string> untrusted_structured_source(const boost::json::object
 // of untrusted fields is untrusted text too, and is labelled as such.
 void mirror(const Payload& payload, boost::json::object& result) {
   if (!payload.tool() || payload.route->mirror != Mirror::text) return;
-  const auto* structured = result.if_contains("structuredContent");
-  if (!structured) return;
+  if (!result.contains("structuredContent")) return;
   auto& content = result["content"].as_array();
   for (const auto& block : content)
     if (const auto* b = block.if_object(); b && b->contains("text")) return;  // the tool wrote its own text
-  boost::json::object block{{"type", "text"}, {"text", to_json(*structured)}};
+  // Looked up after result["content"], which may add a member and move the
+  // others: a pointer taken before would dangle.
+  boost::json::object block{{"type", "text"}, {"text", to_json(result.at("structuredContent"))}};
   if (auto source = untrusted_structured_source(result))
     block["_meta"] = boost::json::object{{kUntrustedMetaKey, boost::json::object{{"source", *source}}}};
   content.push_back(std::move(block));
