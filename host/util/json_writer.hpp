@@ -17,68 +17,8 @@
 #include <span>
 #include <string>
 #include <string_view>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace airlock::host {
-
-// The index of the first byte of `text` at or after `from` that a JSON
-// string cannot hold as it is ('"', '\\' or a byte below 0x20), or its size.
-// Sixteen bytes at a time: record text rarely holds one.
-inline std::size_t next_json_escape(std::string_view text, std::size_t from) noexcept {
-  std::size_t i = from;
-#if defined(__SSE2__)
-  for (; i + 16 <= text.size(); i += 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
-    const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);  // v <= 0x1f, unsigned
-    const __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
-    const __m128i backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
-    if (const int mask = _mm_movemask_epi8(_mm_or_si128(control, _mm_or_si128(quote, backslash))); mask != 0)
-      return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
-  }
-#endif
-  for (; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x20 || c == '"' || c == '\\') return i;
-  }
-  return text.size();
-}
-
-// `text` inside a JSON string's quotes. Escapes '"', '\\' and the
-// control characters below 0x20 (\b \t \n \f \r by name, the rest as
-// \u00XX); every other byte, UTF-8 or not, is copied as it is.
-inline void append_json_string_body(std::string& out, std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (std::size_t plain = 0; plain < text.size();) {
-    const std::size_t at = next_json_escape(text, plain);
-    out.append(text.data() + plain, at - plain);
-    if (at == text.size()) break;
-    const auto c = static_cast<unsigned char>(text[at]);
-    plain = at + 1;
-    out.push_back('\\');
-    switch (c) {
-      case '"': out.push_back('"'); break;
-      case '\\': out.push_back('\\'); break;
-      case '\b': out.push_back('b'); break;
-      case '\t': out.push_back('t'); break;
-      case '\n': out.push_back('n'); break;
-      case '\f': out.push_back('f'); break;
-      case '\r': out.push_back('r'); break;
-      default:
-        out.append("u00");
-        out.push_back(kHex[c >> 4]);
-        out.push_back(kHex[c & 0xf]);
-    }
-  }
-}
-
-// `text` as a JSON string, quotes included.
-inline void append_json_string(std::string& out, std::string_view text) {
-  out.push_back('"');
-  append_json_string_body(out, text);
-  out.push_back('"');
-}
 
 class JsonArrayWriter;
 

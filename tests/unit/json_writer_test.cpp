@@ -67,6 +67,39 @@ TEST(JsonWriter, NestedObjectsAndArraysParseBackAsWritten) {
   EXPECT_EQ(json::parse(out), expected) << out;
 }
 
+// append_json writes trees itself; what it writes must be the serializer's
+// text byte for byte (the audit digests and pins are taken over it).
+TEST(JsonText, WritesEveryKindOfTreeAsTheSerializerDoes) {
+  const char* documents[] = {
+      R"({"a":[1,-2,18446744073709551615,-9223372036854775808,1.5,-0.0,1e300,2.5e-8,true,false,null],"b":{}})",
+      R"([[],{},"",[[[["deep"]]]],{"k\u0000\"\\\n":"\u001f\u007f\u00e9\ud83d\ude00"}])",
+      R"("just a string")", "12345", "-0.125", "null",
+      R"({"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"<b>hi</b>\t\r"}],"isError":false}})"};
+  for (const char* text : documents) {
+    const json::value value = json::parse(text);
+    EXPECT_EQ(to_json(value), json::serialize(value)) << text;
+    if (value.is_object()) {
+      EXPECT_EQ(to_json(value.get_object()), json::serialize(value.get_object())) << text;
+    }
+    if (value.is_array()) {
+      EXPECT_EQ(to_json(value.get_array()), json::serialize(value.get_array())) << text;
+    }
+    if (value.is_string()) {
+      EXPECT_EQ(to_json(value.get_string()), json::serialize(value.get_string())) << text;
+    }
+  }
+  // Deeper than the direct writer goes: the serializer writes the rest.
+  std::string deep;
+  for (int i = 0; i < 200; ++i) deep += R"([{"k":)";
+  deep += "1";
+  for (int i = 0; i < 200; ++i) deep += "}]";
+  json::parse_options options;
+  options.max_depth = 1000;
+  const json::value nested = json::parse(deep, {}, options);
+  EXPECT_EQ(to_json(nested), json::serialize(nested));
+  EXPECT_EQ(to_json(nested), deep);
+}
+
 TEST(CanonicalJson, AValueWhoseKeysAreInOrderSerializesCanonically) {
   const json::value sorted = json::parse(R"({"a":{"b":1,"c":[{"d":2,"e":"\u00e9"}]},"z":null})");
   EXPECT_TRUE(serializes_canonically(sorted));
