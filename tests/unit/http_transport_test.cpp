@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <random>
 #include <set>
 #include <thread>
 
@@ -111,6 +112,34 @@ TEST(Sse, EventsCarryIdAndOneDataLinePerLine) {
   out.clear();
   append_sse_priming(out, "3-0", 1500);
   EXPECT_EQ(out, "id: 3-0\nretry: 1500\ndata: \n\n");
+}
+
+// Every mix of CR, LF and CRLF, against the rule written out plainly: a
+// line ends at CRLF, at a lone CR or at a lone LF.
+TEST(Sse, SplitsDataLinesAtEveryKindOfBreak) {
+  const auto by_rule = [](std::string_view data) {
+    std::string out = "event: message\n";
+    std::string line;
+    for (std::size_t i = 0; i < data.size(); ++i) {
+      if (data[i] != '\r' && data[i] != '\n') {
+        line.push_back(data[i]);
+        continue;
+      }
+      out += "data: " + line + "\n";
+      line.clear();
+      if (data[i] == '\r' && i + 1 < data.size() && data[i + 1] == '\n') ++i;
+    }
+    return out + "data: " + line + "\n\n";
+  };
+  std::mt19937 random(35);
+  for (int round = 0; round < 3000; ++round) {
+    std::string data;
+    const std::size_t length = random() % 40;
+    for (std::size_t i = 0; i < length; ++i) data.push_back("ab\r\n"[random() % 4]);
+    std::string out;
+    append_sse_event(out, "", data);
+    ASSERT_EQ(out, by_rule(data)) << testing::PrintToString(data);
+  }
 }
 
 TEST(EventId, RoundTripsAndRejectsNoise) {
