@@ -20,6 +20,7 @@ inline bool valid_utf8(std::string_view s) {
       if (((words[0] | words[1] | words[2] | words[3]) & 0x8080808080808080ull) != 0) break;
       p += 32;
     }
+    if (p == end) break;
     if (end - p >= 8) {
       std::uint64_t word;
       std::memcpy(&word, p, 8);
