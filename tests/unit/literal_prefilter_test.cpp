@@ -86,6 +86,23 @@ TEST(LiteralPrefilter, StandsAsideForAPatternThatNeedsNoLiteral) {
   EXPECT_EQ(redactor("card 1234567890123456 ok"), "card [REDACTED] ok");
 }
 
+// FilteredRE2 requires what every match holds: an alternative too short to
+// require leaves the filter inactive; longer ones become one atom each, and
+// a match needs one of them.
+TEST(LiteralPrefilter, RequiresOnlyWhatEveryMatchHolds) {
+  EXPECT_FALSE(LiteralPrefilter(std::vector<std::string_view>{"ab|xyzw"}, latin1()).active());
+  EXPECT_FALSE(LiteralPrefilter(std::vector<std::string_view>{"a.c"}, latin1()).active());
+  const LiteralPrefilter either(std::vector<std::string_view>{"qq(?:a|bcd)zz"}, latin1());
+  ASSERT_TRUE(either.active());
+  EXPECT_TRUE(either.may_match("..QQaZZ.."));
+  EXPECT_TRUE(either.may_match("..qqbcdzz.."));
+  EXPECT_FALSE(either.may_match("..qqzz.. bcd"));
+  const LiteralPrefilter repeated(std::vector<std::string_view>{"(?:Ab)+cde"}, latin1());
+  ASSERT_TRUE(repeated.active());
+  EXPECT_TRUE(repeated.may_match("xxCDEyy"));  // the atom, not the whole match
+  EXPECT_FALSE(repeated.may_match("ababab"));
+}
+
 TEST(LiteralPrefilter, StandsAsideForANonAsciiLiteralOrAnotherEncoding) {
   EXPECT_FALSE(LiteralPrefilter(std::vector<std::string_view>{"geheim-\xC3\xA9[0-9]+"}, latin1()).active());
   re2::RE2::Options utf8;
