@@ -63,7 +63,7 @@ void StdioTransport::take_turns(Session& session, int self) {
     // cannot take; then pass it the lead (reading must go on while they
     // run) and run them.
     for (;;) {
-      if (!read_chunk(session, &jobs)) {  // the end of input collects nothing
+      if (!read_chunk(session, jobs)) {  // the end of input collects nothing
         end_input();
         return;
       }
@@ -84,7 +84,7 @@ void StdioTransport::take_turns(Session& session, int self) {
   }
 }
 
-bool StdioTransport::read_chunk(Session& session, std::vector<Job>* batch) {
+bool StdioTransport::read_chunk(Session& session, std::vector<Job>& batch) {
   wait_readable();
   ssize_t n;
   do {
@@ -104,8 +104,7 @@ bool StdioTransport::read_chunk(Session& session, std::vector<Job>* batch) {
     return false;
   }
 
-  std::optional<InlineCalls> collecting;
-  if (batch) collecting.emplace(*batch);
+  const InlineCalls collecting(batch);
   std::string_view chunk(chunk_.data(), static_cast<std::size_t>(n));
   while (!chunk.empty()) {
     const auto newline = chunk.find('\n');

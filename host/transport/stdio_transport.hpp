@@ -66,12 +66,12 @@ class StdioTransport {
   using Job = InlineCalls::Job;
 
   // The life of reading thread `self` (0 or 1): wait for the lead, lead
-  // until a chunk brings a batch, pass the lead, run the batch, wait again;
-  // returns at end of input.
+  // until a chunk brings cheap calls the running batch cannot take, pass
+  // the lead, run them as a batch, wait again; returns at end of input.
   void take_turns(Session& session, int self);
-  // Reads and dispatches one chunk; cheap calls go to `batch` when it is
-  // not null. False at end of input.
-  bool read_chunk(Session& session, std::vector<Job>* batch);
+  // Reads and dispatches one chunk; its cheap calls go to `batch`. False
+  // at end of input.
+  bool read_chunk(Session& session, std::vector<Job>& batch);
   // Waits until stdin is readable, minding a running batch meanwhile.
   void wait_readable();
   // The watchdog: moves a stalled batch's waiting calls to the workers and

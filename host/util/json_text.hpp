@@ -83,6 +83,14 @@ inline void append_json_string(std::string& out, std::string_view text) {
   out.push_back('"');
 }
 
+// An integer in decimal, as the serializer writes int64 and uint64.
+template <class Integer>
+void append_json_integer(std::string& out, Integer value) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  out.append(digits, end);
+}
+
 // Any Boost.JSON value the serializer takes, through the serializer.
 template <class T>
 void append_json_serialized(std::string& out, const T& value) {
@@ -125,13 +133,6 @@ inline void append_json_tree(std::string& out, const boost::json::object& object
   out.push_back('}');
 }
 
-template <class Integer>
-void append_integer(std::string& out, Integer value) {
-  char digits[24];
-  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
-  out.append(digits, end);
-}
-
 inline void append_json_tree(std::string& out, const boost::json::value& value, int depth) {
   if (depth > kMaxDirectDepth) return append_json_serialized(out, value);
   switch (value.kind()) {
@@ -141,8 +142,8 @@ inline void append_json_tree(std::string& out, const boost::json::value& value, 
       const boost::json::string& text = value.get_string();
       return append_json_string(out, std::string_view(text.data(), text.size()));
     }
-    case boost::json::kind::int64: return append_integer(out, value.get_int64());
-    case boost::json::kind::uint64: return append_integer(out, value.get_uint64());
+    case boost::json::kind::int64: return append_json_integer(out, value.get_int64());
+    case boost::json::kind::uint64: return append_json_integer(out, value.get_uint64());
     case boost::json::kind::bool_: out.append(value.get_bool() ? "true" : "false"); return;
     case boost::json::kind::null: out.append("null"); return;
     case boost::json::kind::double_: return append_json_serialized(out, value);

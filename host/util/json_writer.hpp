@@ -11,7 +11,6 @@
 
 #include "util/json_text.hpp"
 
-#include <charconv>
 #include <cstdint>
 #include <initializer_list>
 #include <span>
@@ -51,11 +50,11 @@ class JsonObjectWriter {
   }
   void number(std::string_view name, std::int64_t value) {
     key(name);
-    append_number(value);
+    append_json_integer(*out_, value);
   }
   void number(std::string_view name, std::uint64_t value) {
     key(name);
-    append_number(value);
+    append_json_integer(*out_, value);
   }
   void number(std::string_view name, int value) { number(name, std::int64_t{value}); }
   void number(std::string_view name, unsigned value) { number(name, std::uint64_t{value}); }
@@ -100,13 +99,6 @@ class JsonObjectWriter {
     out_->push_back('"');
     out_->append(name);
     out_->append("\":");
-  }
-
-  template <class Integer>
-  void append_number(Integer value) {
-    char digits[24];
-    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
-    out_->append(digits, end);
   }
 
   std::string* out_;

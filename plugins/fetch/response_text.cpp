@@ -1,10 +1,10 @@
 // The response-to-text rules of airlock.fetch (response_text.hpp).
 #include "response_text.hpp"
 
+#include "ascii_lower.hpp"
+
 namespace airlock::plugins::fetch {
 namespace {
-
-char ascii_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 std::string_view trim(std::string_view s) noexcept {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);

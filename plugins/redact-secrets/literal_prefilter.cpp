@@ -2,6 +2,8 @@
 // are in literal_prefilter.hpp.
 #include "literal_prefilter.hpp"
 
+#include "ascii_lower.hpp"
+
 #include <re2/filtered_re2.h>
 
 #include <algorithm>
@@ -19,10 +21,6 @@ namespace {
 static_assert(LiteralPrefilter::kMinAtom == 3, "the scans compare three bytes at each position");
 
 constexpr std::uint8_t fold(unsigned char c) noexcept { return static_cast<std::uint8_t>(c | 0x20); }
-
-constexpr unsigned char ascii_lower(unsigned char c) noexcept {
-  return c >= 'A' && c <= 'Z' ? static_cast<unsigned char>(c - 'A' + 'a') : c;
-}
 
 }  // namespace
 
@@ -150,7 +148,7 @@ bool LiteralPrefilter::may_match(std::string_view text) const noexcept {
   constexpr bool avx2 = false;
 #endif
   std::size_t i = 0;
-  if (avx2 ? scan_avx2(text, &i) : false) return true;
+  if (avx2 && scan_avx2(text, &i)) return true;
   if (scan_sse2(text, &i)) return true;
 #if defined(__SSE2__)
   // The last positions, as one more block that overlaps the ones before
