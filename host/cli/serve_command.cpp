@@ -22,6 +22,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <utility>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -331,7 +332,7 @@ int serve_command(const std::filesystem::path& config_file, const std::optional<
   audit_server(audit::Kind::server_start, "stdio", "started", false, loaded->routes.get());
   {
     Session session(state, [&transport](std::string message, Outbound where) {
-      if (!message.empty()) transport.write(message, where.final);
+      if (!message.empty()) transport.write(std::move(message), where.final);
     });
     transport.run(session);
     // Closing stdin is how a stdio client says it is done, not that it

@@ -8,7 +8,9 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 
 namespace airlock::host {
@@ -154,7 +156,7 @@ void StdioTransport::move_stalled_calls() {
 
 void StdioTransport::write_held() {
   std::unique_lock lock(write_mutex_);
-  if (!writing_ && !pending_.empty()) drain(lock, nullptr);
+  if (!writing_ && !pending_.empty()) drain(lock);
 }
 
 bool StdioTransport::join_batch(std::vector<Job>& jobs) {
@@ -196,43 +198,56 @@ void StdioTransport::run_batch(std::vector<Job>& jobs) {
   write_held();
 }
 
-void StdioTransport::write(std::string_view message, bool may_wait) {
+void StdioTransport::write(std::string message, bool may_wait) {
   std::unique_lock lock(write_mutex_);
   if (closed_) return;
-  if (writing_ || (may_wait && in_batch)) {
-    pending_.append(message).push_back('\n');
-    if (!writing_) held_.store(true, std::memory_order_release);
+  const bool hold = may_wait && in_batch && pending_bytes_ + message.size() < kHoldBytes;
+  pending_bytes_ += message.size() + 1;
+  pending_.push_back(std::move(message));
+  if (writing_) return;  // the thread writing now takes it along
+  if (hold) {
+    held_.store(true, std::memory_order_release);
     return;
   }
-  drain(lock, &message);
+  drain(lock);
 }
 
-void StdioTransport::drain(std::unique_lock<std::mutex>& lock, const std::string_view* message) {
+void StdioTransport::drain(std::unique_lock<std::mutex>& lock) {
   writing_ = true;
   held_.store(false, std::memory_order_release);
   bool open = true;
-  // What waited goes first, then `message`; then whatever queued up
-  // meanwhile, in batches, until nothing is left.
-  for (bool first = true; open && (first || !pending_.empty()); first = false) {
+  // Whatever queued up while the last lot was written goes next, until
+  // nothing is left.
+  while (open && !pending_.empty()) {
     outgoing_.swap(pending_);
+    pending_bytes_ = 0;
     lock.unlock();
-    char newline = '\n';
-    iovec parts[3] = {{outgoing_.data(), outgoing_.size()}, {}, {}};
-    int count = 1;
-    if (first && message) {
-      parts[1] = {const_cast<char*>(message->data()), message->size()};
-      parts[2] = {&newline, 1};
-      count = 3;
-    }
-    open = write_all(parts, count);
-    outgoing_.clear();
+    open = write_lines(outgoing_);
+    outgoing_.clear();  // each message's memory goes now, not at the next write
     lock.lock();
   }
   if (!open) {
     closed_ = true;
     pending_.clear();
+    pending_bytes_ = 0;
   }
   writing_ = false;
+}
+
+bool StdioTransport::write_lines(const std::vector<std::string>& messages) {
+  static char newline = '\n';
+  // Two parts per message, at most IOV_MAX parts per call.
+  constexpr std::size_t kPerCall = IOV_MAX / 2;
+  for (std::size_t from = 0; from < messages.size(); from += kPerCall) {
+    const std::size_t to = std::min(messages.size(), from + kPerCall);
+    parts_.clear();
+    for (std::size_t i = from; i < to; ++i) {
+      parts_.push_back({const_cast<char*>(messages[i].data()), messages[i].size()});
+      parts_.push_back({&newline, 1});
+    }
+    if (!write_all(parts_.data(), static_cast<int>(parts_.size()))) return false;
+  }
+  return true;
 }
 
 bool StdioTransport::write_all(iovec* part, int count) {

@@ -57,10 +57,16 @@ class StdioTransport {
 
   // Writes one message and its newline, whole. Any thread. Under load,
   // messages that arrive while another thread is writing are gathered and
-  // written by that thread in one system call. `may_wait`: a final answer,
-  // which a thread running a batch holds until the batch ends (or the
-  // watchdog writes it); anything else is written now.
-  void write(std::string_view message, bool may_wait = false);
+  // written by that thread in one system call; they are kept as given, not
+  // copied. `may_wait`: a final answer, which a thread running a batch holds
+  // until the batch ends (or the watchdog writes it) while what it holds
+  // stays under kHoldBytes; anything else is written now.
+  void write(std::string message, bool may_wait = false);
+
+  // What a batch may hold back, in bytes: enough for a burst of small
+  // answers to go out in one write; a large answer gains nothing from
+  // waiting and would only keep its memory (and the client) waiting.
+  static constexpr std::size_t kHoldBytes = 64 * 1024;
 
  private:
   using Job = InlineCalls::Job;
@@ -86,9 +92,12 @@ class StdioTransport {
   // Writes what waits in pending_, unless a writer at work will.
   void write_held();
   void end_input();
-  // Writes pending_ (and `message`, unless null) until nothing is left.
-  // Called with write_mutex_ held and writing_ false; returns with it held.
-  void drain(std::unique_lock<std::mutex>& lock, const std::string_view* message);
+  // Writes pending_ until nothing is left. Called with write_mutex_ held and
+  // writing_ false; returns with it held.
+  void drain(std::unique_lock<std::mutex>& lock);
+  // Writes each of `messages` and a newline after it; false once the
+  // client is gone.
+  bool write_lines(const std::vector<std::string>& messages);
   // Writes all of `parts` to out_fd_; false once the client is gone.
   bool write_all(iovec* parts, int count);
 
@@ -115,9 +124,11 @@ class StdioTransport {
   std::chrono::steady_clock::time_point call_started_{};  // the batch call running now; {}: none
   std::atomic<bool> batch_running_{false};
 
-  std::mutex write_mutex_;  // guards pending_, writing_ and closed_
-  std::string pending_;     // messages waiting for a writer, or for a batch to end
-  std::string outgoing_;    // what the writer writes now; only the writer touches it
+  std::mutex write_mutex_;  // guards pending_, pending_bytes_, writing_ and closed_
+  std::vector<std::string> pending_;  // messages waiting for a writer, or for a batch to end
+  std::size_t pending_bytes_ = 0;     // their size, newlines included
+  std::vector<std::string> outgoing_;  // what the writer writes now; only the writer touches it
+  std::vector<iovec> parts_;           // outgoing_ as the writer hands it to writev
   bool writing_ = false;    // some thread is writing to out_fd_ now
   bool closed_ = false;     // the client closed stdout
   std::atomic<bool> held_{false};  // pending_ holds a batch's answers with no writer at work

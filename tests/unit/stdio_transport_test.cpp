@@ -16,6 +16,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -291,6 +292,37 @@ TEST(StdioTransport, WritesWholeLinesFromManyThreadsAtOnce) {
     at = end + 1;
   }
   EXPECT_EQ(lines, std::size_t{kThreads * kMessages});
+}
+
+// Messages that queue up behind a blocked writer are written, in order, by
+// that writer once the client reads again: more of them than one writev()
+// takes (IOV_MAX parts, two per message), so the queue goes out in pieces.
+TEST(StdioTransport, WritesAQueueLongerThanOneWritevTakesInOrder) {
+  Pipe out;
+  Executor executor(1, 1);
+  StdioTransport transport(-1, out.write_end(), 4096, executor);
+  const int capacity = ::fcntl(out.write_end(), F_GETPIPE_SZ);
+  ASSERT_GT(capacity, 0);
+  const std::string big(static_cast<std::size_t>(capacity) * 2, 'b');
+  std::thread blocked([&] { transport.write(big); });
+  // Wait until the first writer has filled the pipe: it is inside writev
+  // now, and every later message queues behind it.
+  for (int n = 0; n < capacity;) {
+    std::this_thread::sleep_for(1ms);
+    ASSERT_EQ(::ioctl(out.read_end(), FIONREAD, &n), 0);
+  }
+  constexpr int kQueued = 3000;
+  for (int i = 0; i < kQueued; ++i) transport.write(std::to_string(i));
+  std::string received;
+  std::thread reader([&] { received = out.read_all(); });
+  blocked.join();
+  out.close_write();
+  reader.join();
+
+  std::string expected = big + "\n";
+  for (int i = 0; i < kQueued; ++i) expected += std::to_string(i) + "\n";
+  ASSERT_EQ(received.size(), expected.size());
+  EXPECT_TRUE(received == expected) << "the queue came out of order or torn";
 }
 
 }  // namespace
