@@ -254,8 +254,6 @@ void Session::on_tools_call(jsonrpc::Message& m, const Scope& scope) {
   call->id = m.id;
   call->scope = scope;
   call->route = route;
-  // A call with no arguments reaches the tool as {} (never null).
-  call->arguments = "{}";
   if (scope) {
     call->state_method = "tools/call";
     if (!open_round(m, call)) return;
@@ -264,9 +262,9 @@ void Session::on_tools_call(jsonrpc::Message& m, const Scope& scope) {
   if (auto* args = m.params.get_object().if_contains("arguments"); args && !args->is_null()) {
     if (!args->is_object())
       return reply_error(m.id, jsonrpc::kInvalidParams, "tools/call: params.arguments must be an object");
-    call->arguments = to_json(*args);
     call->arguments_value.emplace(std::move(*args));
   } else {
+    // A call with no arguments reaches the tool as {} (never null).
     call->arguments_value.emplace(boost::json::object{});
   }
   if (const auto* meta = m.params.get_object().if_contains("_meta"); meta && meta->is_object()) {
@@ -317,6 +315,9 @@ void Session::on_tools_call(jsonrpc::Message& m, const Scope& scope) {
 void Session::run_call(const ToolRoute& route, const std::shared_ptr<InFlight>& call) {
   // A call cancelled while it waited in the queue never starts.
   if (call->cancelled.load()) return finish(call);
+  // The text is made now, not when the call was read: a queued call holds
+  // its arguments once.
+  call->arguments = arguments_text(*call);
 
   RequestContext context = request_context(*call);
   context.arguments = &*call->arguments_value;
@@ -372,9 +373,13 @@ void Session::on_deadline(const ToolRoute& route, const std::shared_ptr<InFlight
                *route.timeout_ms);
   ToolCallOutcome outcome{AIRLOCK_STATUS_TOOL_ERROR, {}};
   outcome.output.error_message = fmt::format("tool timed out after {} ms", *route.timeout_ms);
-  send_(ToolCallRunner::respond(route, std::move(outcome), request_context(*call), call->arguments, call->id,
+  send_(ToolCallRunner::respond(route, std::move(outcome), request_context(*call), arguments_text(*call), call->id,
                                CallEnd::timed_out),
         Outbound{call->key, true});
+}
+
+std::string Session::arguments_text(const InFlight& call) {
+  return call.arguments_value ? to_json(*call.arguments_value) : std::string("{}");
 }
 
 void Session::finish(const std::shared_ptr<InFlight>& call) {
@@ -383,7 +388,8 @@ void Session::finish(const std::shared_ptr<InFlight>& call) {
   // transport that holds a stream open for the call must learn it is over.
   if (!call->answered.exchange(true)) {
     if (call->route)
-      audit_tool_call(*call->route, request_context(*call), call->arguments, CallEnd::cancelled, nullptr, {}, {}, 0);
+      audit_tool_call(*call->route, request_context(*call), arguments_text(*call), CallEnd::cancelled, nullptr, {}, {},
+                      0);
     send_(std::string(), Outbound{call->key, true});
   }
   std::lock_guard lock(calls_mutex_);

@@ -195,7 +195,10 @@ class Session : private ContentListener {
     // Parsed, for input validation. Emplaced (move-constructed) so it keeps
     // the message's arena instead of being copied out of it.
     std::optional<boost::json::value> arguments_value;
-    std::string arguments;  // as JSON text, what the tool and result sanitizers get
+    // As JSON text, what the tool and the result sanitizers get: written by
+    // run_call just before the tool runs, then read on that thread (and by
+    // the tool's own calls back, start_task). Elsewhere: arguments_text().
+    std::string arguments;
     std::atomic<bool> cancelled{false};
     // Exactly one of the worker and the deadline answers a call.
     std::atomic<bool> answered{false};
@@ -298,6 +301,8 @@ class Session : private ContentListener {
                        std::string_view state_method = {});
   // The request context a plugin hook and the content pipeline see.
   RequestContext request_context(const InFlight& call) const;
+  // A tools/call's arguments as JSON text ({} when it sent none).
+  static std::string arguments_text(const InFlight& call);
   // ContentListener: on the changing thread; only queues a notification.
   void resource_updated(std::string_view uri) override;
   void list_changed(ContentList list) override;

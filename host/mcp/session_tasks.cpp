@@ -108,7 +108,7 @@ void Session::start_session_task(const jsonrpc::Message& m, const ToolRoute& rou
   TaskOrigin origin;
   origin.route = &route;
   origin.owner = task_owner_;
-  origin.arguments = call->arguments;
+  origin.arguments = arguments_text(*call);
   origin.protocol_version = protocol_version_;
   origin.meta = call->meta;
   // A 2025 task cannot be asked anything: there is no tasks/update then.
