@@ -53,6 +53,10 @@ inline std::size_t next_json_escape(std::string_view text, std::size_t from) noe
 // \u00XX); every other byte, UTF-8 or not, is copied as it is.
 inline void append_json_string_body(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
+  // A long text makes its room at once, with a little over for escapes and
+  // what follows it: grown by appends, a buffer ends up to twice its size,
+  // and a 256 KiB answer would hold 512 KiB until it is written.
+  if (text.size() >= 4096) out.reserve(out.size() + text.size() + text.size() / 32 + 512);
   for (std::size_t plain = 0; plain < text.size();) {
     const std::size_t at = next_json_escape(text, plain);
     out.append(text.data() + plain, at - plain);
