@@ -4,12 +4,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <malloc.h>
@@ -44,6 +46,12 @@ int main(int argc, char** argv) {
   // faults than the work itself; keep freed memory for reuse instead.
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 64 << 20);
+  // Memory kept for reuse is kept per arena, and glibc makes up to eight
+  // arenas per core: each thread that passes large results through then
+  // holds its own high-water mark. More arenas than cores buy no
+  // parallelism (only that many threads allocate at once); at 256 KiB x 32
+  // calls in flight they cost a fifth of the peak RSS.
+  mallopt(M_ARENA_MAX, static_cast<int>(std::max(2u, std::thread::hardware_concurrency())));
   airlock::host::init_logging();
 
   CLI::App app{"airlock — an MCP server host for sanitized tool plugins", "airlock"};
