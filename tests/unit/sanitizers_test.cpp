@@ -19,6 +19,8 @@
 
 #include <cctype>
 #include <cstddef>
+#include <cstring>
+#include <memory>
 #include <functional>
 #include <optional>
 #include <ostream>
@@ -367,6 +369,29 @@ TEST(InertUrls, DefangsBareWwwHosts) {
       {"not after a letter", "awww.cute", std::nullopt},
       {"not without a label", "I like www.", std::nullopt},
   });
+}
+
+// The scan looks for `www` and colons sixteen positions at a time, reading
+// two bytes past each block: a host at every offset from a block's start to
+// the text's last bytes is found, in a buffer of exactly the text's size
+// (a std::string's terminator would hide a read past the end).
+TEST(InertUrls, FindsHostsAtEveryOffsetOfTheScan) {
+  const std::string host = "wWw.evil.example", defanged = "wWw[.]evil[.]example";
+  for (std::size_t before = 0; before < 40; ++before) {
+    for (std::size_t after = 0; after < 20; ++after) {
+      const std::string text = std::string(before, ' ') + host + std::string(after, ' ');
+      const auto exact = std::make_unique<char[]>(text.size());
+      std::memcpy(exact.get(), text.data(), text.size());
+      const auto out = inert_urls(std::string_view(exact.get(), text.size()));
+      ASSERT_TRUE(out.has_value()) << before << " bytes before, " << after << " after";
+      EXPECT_EQ(*out, std::string(before, ' ') + defanged + std::string(after, ' '));
+    }
+  }
+  // Pairs of w, and scheme-like words without their colon, start nothing.
+  EXPECT_EQ(inert_urls(std::string(100, ' ') + "ww.a ww.b wxw.c Ww.d https ftp " + std::string(30, 'w') + ".x"),
+            std::nullopt);
+  // A colon in the last two bytes is found by the tail.
+  EXPECT_EQ(inert_urls(std::string(30, ' ') + "javascript:"), std::string(30, ' ') + "javascript[:]");
 }
 
 TEST(InertUrls, DefangsEveryUrlInsideAnother) {
