@@ -56,7 +56,15 @@ LiteralPrefilter::LiteralPrefilter(const std::vector<std::string_view>& patterns
     if (prefixes_.empty() || prefixes_.back().bytes != bytes) prefixes_.push_back(Prefix{bytes, i, i});
     prefixes_.back().end = i + 1;
   }
-  for (const Prefix& p : prefixes_) {
+  for (std::size_t i = 0; i < prefixes_.size(); ++i) {
+    const Prefix& p = prefixes_[i];
+    const auto bucket = static_cast<std::uint8_t>(1u << (i % 8));
+    for (int k = 0; k < kMinAtom; ++k) {
+      for (int lane : {0, 16}) {
+        nibbles_.low[k][lane + (p.bytes[k] & 0x0f)] |= bucket;
+        nibbles_.high[k][lane + (p.bytes[k] >> 4)] |= bucket;
+      }
+    }
     starts_[p.bytes[0]] = true;
     std::array<Splat, kMinAtom> splat;
     for (int k = 0; k < kMinAtom; ++k) std::memset(splat[k].bytes, p.bytes[k], sizeof splat[k].bytes);
@@ -119,19 +127,24 @@ __attribute__((target("avx2"))) bool LiteralPrefilter::scan_avx2(std::string_vie
   // No lambdas here: a helper returning __m256i would be compiled for the
   // default target, without AVX.
   const __m256i case_bit = _mm256_set1_epi8(0x20);
+  const __m256i low_bits = _mm256_set1_epi8(0x0f);
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i low[kMinAtom], high[kMinAtom];
+  for (int k = 0; k < kMinAtom; ++k) {
+    low[k] = _mm256_load_si256(reinterpret_cast<const __m256i*>(nibbles_.low[k]));
+    high[k] = _mm256_load_si256(reinterpret_cast<const __m256i*>(nibbles_.high[k]));
+  }
   for (std::size_t i = *at; i + 32 + kMinAtom - 1 <= text.size(); i += 32, *at = i) {
     const char* p = text.data() + i;
-    const __m256i b0 = _mm256_or_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), case_bit);
-    const __m256i b1 = _mm256_or_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1)), case_bit);
-    const __m256i b2 = _mm256_or_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 2)), case_bit);
-    __m256i hits = _mm256_setzero_si256();
-    for (const auto& s : splats_) {
-      const __m256i m0 = _mm256_cmpeq_epi8(b0, _mm256_load_si256(reinterpret_cast<const __m256i*>(s[0].bytes)));
-      const __m256i m1 = _mm256_cmpeq_epi8(b1, _mm256_load_si256(reinterpret_cast<const __m256i*>(s[1].bytes)));
-      const __m256i m2 = _mm256_cmpeq_epi8(b2, _mm256_load_si256(reinterpret_cast<const __m256i*>(s[2].bytes)));
-      hits = _mm256_or_si256(hits, _mm256_and_si256(_mm256_and_si256(m0, m1), m2));
+    __m256i buckets = _mm256_set1_epi8(-1);
+    for (int k = 0; k < kMinAtom; ++k) {
+      const __m256i b = _mm256_or_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + k)), case_bit);
+      const __m256i lo = _mm256_shuffle_epi8(low[k], _mm256_and_si256(b, low_bits));
+      const __m256i hi = _mm256_shuffle_epi8(high[k], _mm256_and_si256(_mm256_srli_epi16(b, 4), low_bits));
+      buckets = _mm256_and_si256(buckets, _mm256_and_si256(lo, hi));
     }
-    for (auto mask = static_cast<unsigned>(_mm256_movemask_epi8(hits)); mask != 0; mask &= mask - 1)
+    auto mask = ~static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(buckets, zero)));
+    for (; mask != 0; mask &= mask - 1)
       if (atom_at(text, i + static_cast<std::size_t>(__builtin_ctz(mask)))) return true;
   }
   return false;

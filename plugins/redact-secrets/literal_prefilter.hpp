@@ -10,12 +10,19 @@
 // searching. When one does, the whole text is searched as before: the filter
 // only ever skips a search, so what is redacted never changes.
 //
-// Looking for the atoms is one pass, 32 bytes at a time where the CPU has
-// AVX2 and 16 with SSE2: the first three bytes of every atom, folded to one
-// case, are compared at each position at once, and only a position where
-// some atom's first three bytes match is checked byte by byte. On a 256 KiB leaf that is
-// several times faster than RE2's DFA, which steps one byte at a time
-// through the alternation of every pattern.
+// Looking for the atoms is one pass over the text, and only a position where
+// some atom's first three bytes (folded to one case) occur is checked byte
+// by byte. Where the CPU has AVX2 the pass takes 32 positions at a time and
+// costs the same whatever the number of atoms: each atom's prefix is put
+// in one of eight buckets, and two 16-entry tables per prefix byte say, for
+// a byte's low and for its high four bits, which buckets have a prefix with
+// that half there (one shuffle looks up 32 bytes). A position is a
+// candidate when some bucket's bit survives all six lookups; buckets shared
+// by several prefixes can only add candidates, which the check rules out.
+// Without AVX2 (and for the last bytes) every prefix is compared at each
+// position, 16 at a time. Either way, on a 256 KiB leaf that is several
+// times faster than RE2's DFA, which steps one byte at a time through the
+// alternation of every pattern.
 //
 // The filter stands aside (active() is false: every text may match) when it
 // cannot vouch for its answer:
@@ -66,9 +73,9 @@ class LiteralPrefilter {
   bool scan_sse2(std::string_view text, std::size_t* at) const noexcept;
   bool scan_avx2(std::string_view text, std::size_t* at) const noexcept;
 
-  // A byte 32 times over, for a comparison of 32 (or 16) positions.
-  struct alignas(32) Splat {
-    std::uint8_t bytes[32];
+  // A byte 16 times over, for the SSE2 pass's comparison of 16 positions.
+  struct alignas(16) Splat {
+    std::uint8_t bytes[16];
   };
   // The atoms that start with one prefix of folded bytes: atoms_[begin, end).
   struct Prefix {
@@ -84,6 +91,14 @@ class LiteralPrefilter {
   std::vector<Prefix> prefixes_;
   std::array<bool, 256> starts_{};  // the folded first bytes of prefixes_
   std::vector<std::array<Splat, kMinAtom>> splats_;  // prefixes_[i]'s bytes
+  // For the AVX2 pass, per prefix byte k: the buckets (bit i % 8 for
+  // prefixes_[i]) whose prefixes hold a byte with low (high) four bits n at
+  // k, at [k][n] and again at [k][16 + n], one table per 128-bit lane.
+  struct alignas(32) NibbleBuckets {
+    std::uint8_t low[kMinAtom][32];
+    std::uint8_t high[kMinAtom][32];
+  };
+  NibbleBuckets nibbles_{};
 };
 
 }  // namespace airlock::plugins

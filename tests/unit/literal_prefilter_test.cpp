@@ -8,6 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <random>
 #include <string>
 #include <string_view>
@@ -63,6 +64,35 @@ TEST(LiteralPrefilter, FindsAnAtomAtEveryPositionInAnyCase) {
       }
     }
   }
+}
+
+// The AVX2 pass puts the prefixes in eight buckets, several to a bucket
+// when there are more than eight: every atom, of the built-in patterns and
+// of twenty operator literals, is found at every offset of a block and in
+// either case, and filler built from the same bytes is not taken for one.
+TEST(LiteralPrefilter, FindsEveryAtomWhateverItsBucket) {
+  std::vector<std::string> literals;
+  for (int i = 0; i < 20; ++i) literals.push_back("tok" + std::string(1, static_cast<char>('a' + i)) + "_[0-9]{4}");
+  std::vector<std::string_view> sources(literals.begin(), literals.end());
+  const LiteralPrefilter operators(sources, latin1());
+  ASSERT_TRUE(operators.active());
+  ASSERT_EQ(operators.atoms().size(), 20u);
+  const LiteralPrefilter builtin = builtin_prefilter();
+  for (const LiteralPrefilter* filter : {&operators, &builtin}) {
+    for (const std::string& atom : filter->atoms()) {
+      std::string upper = atom;
+      for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      for (std::size_t at = 0; at < 40; ++at) {
+        for (const std::string& form : {atom, upper}) {
+          std::string text(80, '.');
+          text.replace(at, form.size(), form);
+          ASSERT_TRUE(filter->may_match(text)) << form << " at " << at;
+        }
+      }
+    }
+  }
+  // "tok" with the wrong fourth byte, and the prefixes' bytes shuffled.
+  EXPECT_FALSE(operators.may_match(std::string(50, ' ') + "tokz_ toky_ otk_ kot_ tko_ " + std::string(50, ' ')));
 }
 
 TEST(LiteralPrefilter, ComparesCaseOnlyForLetters) {
