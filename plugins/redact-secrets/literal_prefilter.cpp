@@ -7,7 +7,10 @@
 #include <re2/filtered_re2.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cstring>
+#include <limits>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -21,6 +24,79 @@ namespace {
 static_assert(LiteralPrefilter::kMinAtom == 3, "the scans compare three bytes at each position");
 
 constexpr std::uint8_t fold(unsigned char c) noexcept { return static_cast<std::uint8_t>(c | 0x20); }
+
+constexpr int kBuckets = 8;
+
+// The halves of the bytes a bucket's prefixes hold, per position: bit n of
+// low[k] (high[k]) when some prefix's byte k has low (high) four bits n.
+struct BucketNibbles {
+  std::uint16_t low[LiteralPrefilter::kMinAtom] = {};
+  std::uint16_t high[LiteralPrefilter::kMinAtom] = {};
+
+  void add(const std::array<std::uint8_t, LiteralPrefilter::kMinAtom>& prefix) {
+    for (int k = 0; k < LiteralPrefilter::kMinAtom; ++k) {
+      low[k] = static_cast<std::uint16_t>(low[k] | (1u << (prefix[k] & 0x0f)));
+      high[k] = static_cast<std::uint16_t>(high[k] | (1u << (prefix[k] >> 4)));
+    }
+  }
+  BucketNibbles operator|(const BucketNibbles& other) const {
+    BucketNibbles both;
+    for (int k = 0; k < LiteralPrefilter::kMinAtom; ++k) {
+      both.low[k] = static_cast<std::uint16_t>(low[k] | other.low[k]);
+      both.high[k] = static_cast<std::uint16_t>(high[k] | other.high[k]);
+    }
+    return both;
+  }
+  // How many byte triples the bucket lets through: its prefixes, and every
+  // mix of their halves.
+  std::int64_t accepts() const {
+    std::int64_t n = 1;
+    for (int k = 0; k < LiteralPrefilter::kMinAtom; ++k) n *= std::popcount(low[k]) * std::popcount(high[k]);
+    return n;
+  }
+};
+
+// The bucket of each prefix. What a bucket lets through beyond its own
+// prefixes (mixes of their halves) is what the scan must rule out byte by
+// byte, so prefixes alike share one: from a bucket per prefix, the two
+// whose union lets through the fewest more triples merge, until kBuckets
+// are left ("ghp", "ghs" and "ghu" end up together; "aki" and "ghs" apart,
+// which would let "ghi" through). Past kGreedyUpTo prefixes (an operator's
+// long list) the quadratic search gives way to runs of sorted prefixes.
+template <class Prefixes>
+std::vector<std::uint8_t> assign_buckets(const Prefixes& prefixes) {
+  constexpr std::size_t kGreedyUpTo = 128;
+  const std::size_t n = prefixes.size();
+  std::vector<std::uint8_t> bucket(n);
+  if (n > kGreedyUpTo) {
+    for (std::size_t i = 0; i < n; ++i) bucket[i] = static_cast<std::uint8_t>(i * kBuckets / n);
+    return bucket;
+  }
+  std::vector<BucketNibbles> groups(n);
+  std::vector<std::vector<std::size_t>> members(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    groups[i].add(prefixes[i].bytes);
+    members[i] = {i};
+  }
+  while (groups.size() > static_cast<std::size_t>(kBuckets)) {
+    std::size_t best_a = 0, best_b = 1;
+    std::int64_t best = std::numeric_limits<std::int64_t>::max();
+    for (std::size_t a = 0; a < groups.size(); ++a) {
+      for (std::size_t b = a + 1; b < groups.size(); ++b) {
+        // The halves the two let through may overlap: `more` can be negative.
+        const std::int64_t more = (groups[a] | groups[b]).accepts() - groups[a].accepts() - groups[b].accepts();
+        if (more < best) best = more, best_a = a, best_b = b;
+      }
+    }
+    groups[best_a] = groups[best_a] | groups[best_b];
+    members[best_a].insert(members[best_a].end(), members[best_b].begin(), members[best_b].end());
+    groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(best_b));
+    members.erase(members.begin() + static_cast<std::ptrdiff_t>(best_b));
+  }
+  for (std::size_t g = 0; g < members.size(); ++g)
+    for (const std::size_t i : members[g]) bucket[i] = static_cast<std::uint8_t>(g);
+  return bucket;
+}
 
 }  // namespace
 
@@ -56,9 +132,10 @@ LiteralPrefilter::LiteralPrefilter(const std::vector<std::string_view>& patterns
     if (prefixes_.empty() || prefixes_.back().bytes != bytes) prefixes_.push_back(Prefix{bytes, i, i});
     prefixes_.back().end = i + 1;
   }
+  const std::vector<std::uint8_t> buckets = assign_buckets(prefixes_);
   for (std::size_t i = 0; i < prefixes_.size(); ++i) {
     const Prefix& p = prefixes_[i];
-    const auto bucket = static_cast<std::uint8_t>(1u << (i % 8));
+    const auto bucket = static_cast<std::uint8_t>(1u << buckets[i]);
     for (int k = 0; k < kMinAtom; ++k) {
       for (int lane : {0, 16}) {
         nibbles_.low[k][lane + (p.bytes[k] & 0x0f)] |= bucket;

@@ -68,11 +68,14 @@ TEST(LiteralPrefilter, FindsAnAtomAtEveryPositionInAnyCase) {
 
 // The AVX2 pass puts the prefixes in eight buckets, several to a bucket
 // when there are more than eight: every atom, of the built-in patterns and
-// of twenty operator literals, is found at every offset of a block and in
-// either case, and filler built from the same bytes is not taken for one.
+// of twenty operator literals with twenty different prefixes, is found at
+// every offset of a block and in either case.
 TEST(LiteralPrefilter, FindsEveryAtomWhateverItsBucket) {
   std::vector<std::string> literals;
-  for (int i = 0; i < 20; ++i) literals.push_back("tok" + std::string(1, static_cast<char>('a' + i)) + "_[0-9]{4}");
+  for (int i = 0; i < 20; ++i)
+    literals.push_back(std::string{static_cast<char>('a' + i), static_cast<char>('a' + (i * 7) % 26),
+                                   static_cast<char>('a' + (i * 11) % 26)} +
+                       "_k[0-9]{4}");
   std::vector<std::string_view> sources(literals.begin(), literals.end());
   const LiteralPrefilter operators(sources, latin1());
   ASSERT_TRUE(operators.active());
@@ -91,8 +94,21 @@ TEST(LiteralPrefilter, FindsEveryAtomWhateverItsBucket) {
       }
     }
   }
-  // "tok" with the wrong fourth byte, and the prefixes' bytes shuffled.
-  EXPECT_FALSE(operators.may_match(std::string(50, ' ') + "tokz_ toky_ otk_ kot_ tko_ " + std::string(50, ' ')));
+}
+
+// Mixes of the bytes of prefixes that share a bucket are candidates at
+// most: the check byte by byte rules them out.
+TEST(LiteralPrefilter, RulesOutMixesOfTheBuiltinPrefixes) {
+  const LiteralPrefilter filter = builtin_prefilter();
+  std::string mixes;
+  for (const std::string_view a : {"gh", "gi", "ak", "as", "aw", "ai", "ey", "be", "pr", "xo"})
+    for (const char c : std::string_view("ostuipzjwkiax-"))
+      mixes.append(a).push_back(c), mixes.push_back(' ');
+  for (const std::string& atom : filter.atoms()) {
+    // Mixes that are an atom's prefix are, rightly, candidates; leave them out.
+    for (std::size_t at; (at = mixes.find(atom.substr(0, 3))) != std::string::npos;) mixes.erase(at, 3);
+  }
+  EXPECT_FALSE(filter.may_match(mixes)) << mixes;
 }
 
 TEST(LiteralPrefilter, ComparesCaseOnlyForLetters) {
