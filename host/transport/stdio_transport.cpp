@@ -86,12 +86,30 @@ void StdioTransport::take_turns(Session& session, int self) {
   }
 }
 
-bool StdioTransport::read_chunk(Session& session, std::vector<Job>& batch) {
-  wait_readable();
+ssize_t StdioTransport::read_some() {
   ssize_t n;
+  if (read_nowait_) {
+    iovec part{chunk_.data(), chunk_.size()};
+    do {
+      n = ::preadv2(in_fd_, &part, 1, -1, RWF_NOWAIT);
+    } while (n < 0 && errno == EINTR);
+    if (n >= 0) return n;
+    // Nothing there yet: wait as below. A kind of file that cannot say so
+    // (a terminal) or a kernel without the flag: wait before every read.
+    if (errno != EAGAIN) {
+      if (errno != EOPNOTSUPP && errno != EINVAL && errno != ENOSYS) return n;
+      read_nowait_ = false;
+    }
+  }
+  wait_readable();
   do {
     n = ::read(in_fd_, chunk_.data(), chunk_.size());
   } while (n < 0 && errno == EINTR);
+  return n;
+}
+
+bool StdioTransport::read_chunk(Session& session, std::vector<Job>& batch) {
+  const ssize_t n = read_some();
   if (n < 0) spdlog::error("stdin: read failed: {}", std::strerror(errno));
 
   auto deliver = [&] {
