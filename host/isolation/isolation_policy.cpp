@@ -42,6 +42,11 @@ std::filesystem::path worker_binary() {
   if (!ec) {
     auto beside = self.parent_path() / "airlock-worker";
     if (access(beside.c_str(), X_OK) == 0) return beside;
+    // An install moved as a whole (a tarball unpacked under /opt, a
+    // staged prefix) keeps the worker where it is relative to this binary;
+    // the absolute path below would find another install's worker, or none.
+    auto installed = (self.parent_path() / AIRLOCK_WORKER_FROM_BINDIR).lexically_normal();
+    if (access(installed.c_str(), X_OK) == 0) return installed;
   }
 #ifdef AIRLOCK_BUILD_WORKER_PATH
   // A test binary of the build tree loading plugins through the registry.

@@ -3,7 +3,8 @@
 # the environment it is run with): install into a fresh prefix, check the
 # layout, build and run a vendor's GoogleTest suite out of tree through
 # find_package(airlock), and build examples/c-plugin with make through
-# pkg-config, which the installed server loads. Every failure names what was wrong.
+# pkg-config, which the installed server loads, then serves with the plugin
+# in the worker installed beside it. Every failure names what was wrong.
 set -euo pipefail
 
 fail() {
@@ -12,7 +13,7 @@ fail() {
 }
 
 for var in AIRLOCK_BUILD_DIR AIRLOCK_EXAMPLE_DIR AIRLOCK_C_PLUGIN_DIR AIRLOCK_VERSION AIRLOCK_VERSION_MAJOR \
-  AIRLOCK_BINDIR AIRLOCK_LIBDIR AIRLOCK_PLUGINDIR AIRLOCK_INCLUDEDIR AIRLOCK_CMAKE AIRLOCK_GENERATOR AIRLOCK_C_COMPILER \
+  AIRLOCK_BINDIR AIRLOCK_LIBEXECDIR AIRLOCK_LIBDIR AIRLOCK_PLUGINDIR AIRLOCK_INCLUDEDIR AIRLOCK_CMAKE AIRLOCK_GENERATOR AIRLOCK_C_COMPILER \
   AIRLOCK_CXX_COMPILER PKG_CONFIG; do
   [ -n "${!var:-}" ] || fail "$var is not set (run this through ctest)"
 done
@@ -203,5 +204,46 @@ quietly "$prefix/$AIRLOCK_BINDIR/airlock" check --fast "$c_only"
 
 echo "-- loading it in the installed server"
 quietly "$prefix/$AIRLOCK_BINDIR/airlock" check --fast "$c_plugin" "$prefix/$AIRLOCK_PLUGINDIR/airlock_identity.so"
+
+echo "-- serving it from the installed worker"
+# A vendor's plugin runs in airlock-worker; the installed server must start
+# the worker installed beside it (found relative to its own binary), not
+# one at the absolute path of another install, or the build tree's.
+serve=$work/serve
+mkdir -p "$serve/plugins"
+cp "$c_plugin" "$serve/plugins/"
+cat >"$serve/airlock.toml" <<TOML
+[server]
+name = "installed"
+
+[plugins]
+dirs = ["$prefix/$AIRLOCK_PLUGINDIR", "$serve/plugins"]
+on_error = "fail"
+
+[chains.default]
+steps = ["airlock.strip-control"]
+TOML
+want_worker=$prefix/$AIRLOCK_LIBEXECDIR/airlock/airlock-worker
+[ -x "$want_worker" ] || fail "$AIRLOCK_LIBEXECDIR/airlock/airlock-worker is not installed"
+# stdin stays open while the workers are looked at; its end stops the server.
+exec {hold}> >(exec "$prefix/$AIRLOCK_BINDIR/airlock" serve --config "$serve/airlock.toml" >/dev/null 2>"$serve/log")
+server=$!
+workers=""
+for _ in $(seq 100); do
+  for child in $(pgrep -P "$server" || true); do
+    workers+="$(readlink "/proc/$child/exe" || true) "
+  done
+  [ -z "$workers" ] || break
+  sleep 0.1
+done
+exec {hold}>&-
+for _ in $(seq 100); do
+  kill -0 "$server" 2>/dev/null || break
+  sleep 0.1
+done
+[ -n "$workers" ] || fail "the installed server started no worker for $(basename "$c_plugin"): $(tail -5 "$serve/log")"
+for worker in $workers; do
+  [ "$worker" = "$want_worker" ] || fail "the installed server started $worker, not $want_worker"
+done
 
 echo "-- the installed SDK works ($((SECONDS - started)) s)"
