@@ -9,46 +9,40 @@ namespace airlock::plugins {
 
 namespace {
 
-// Index of the first byte that needs escaping, or npos: an angle bracket,
-// or a square one after an even run of backslashes (an odd run escapes it).
-std::size_t first_to_escape(std::string_view text) noexcept {
-  for (std::size_t i = find_any_of<'<', '>', '[', ']'>(text, 0); i != std::string_view::npos;
-       i = find_any_of<'<', '>', '[', ']'>(text, i + 1)) {
-    if (text[i] == '<' || text[i] == '>') return i;
-    std::size_t run = 0;
-    while (run < i && text[i - run - 1] == '\\') ++run;
-    if (run % 2 == 0) return i;
-  }
-  return std::string_view::npos;
+// Whether the bracket at `i` is escaped already: an odd run of backslashes
+// stands before it. Backslashes are copied as they are, so the run in the
+// text is the run in the output.
+bool escaped(std::string_view text, std::size_t i) noexcept {
+  std::size_t run = 0;
+  while (run < i && text[i - run - 1] == '\\') ++run;
+  return run % 2 == 1;
 }
 
 }  // namespace
 
 std::optional<std::string> escape_markup(std::string_view text) {
-  std::size_t i = first_to_escape(text);
-  if (i == std::string_view::npos) return std::nullopt;
-
-  std::string out;
-  out.reserve(text.size() + text.size() / 8 + 8);
-  out.append(text.substr(0, i));
-  // The byte before `i` is not a backslash unless first_to_escape stopped at
-  // an angle bracket; recount the run from the output so both cases agree.
-  std::size_t run = 0;
-  for (std::size_t j = out.size(); j > 0 && out[j - 1] == '\\'; --j) ++run;
-  for (; i < text.size(); ++i) {
+  // From one byte that needs escaping to the next, sixteen at a time; the
+  // text between goes to the output in one piece. Nothing is allocated
+  // until something must change.
+  std::optional<std::string> out;
+  std::size_t copied = 0;  // text[0, copied) is in *out
+  for (std::size_t i = find_any_of<'<', '>', '[', ']'>(text, 0); i != std::string_view::npos;
+       i = find_any_of<'<', '>', '[', ']'>(text, i + 1)) {
     const char c = text[i];
+    if ((c == '[' || c == ']') && escaped(text, i)) continue;
+    if (!out) out.emplace().reserve(text.size() + text.size() / 8 + 8);
+    out->append(text.substr(copied, i - copied));
     if (c == '<') {
-      out.append("&lt;");
+      out->append("&lt;");
     } else if (c == '>') {
-      out.append("&gt;");
-    } else if (c == '[' || c == ']') {
-      if (run % 2 == 0) out.push_back('\\');
-      out.push_back(c);
+      out->append("&gt;");
     } else {
-      out.push_back(c);
+      out->push_back('\\');
+      out->push_back(c);
     }
-    run = c == '\\' ? run + 1 : 0;
+    copied = i + 1;
   }
+  if (out) out->append(text.substr(copied));
   return out;
 }
 

@@ -302,6 +302,39 @@ TEST(EscapeMarkup, NeverLeavesALiveBracketOrAngleBracketInTheCorpus) {
   }
 }
 
+// The rules of escape_markup.hpp applied one byte at a time, as literally
+// as they are written: the implementation jumps from byte of interest to
+// byte of interest, sixteen at a time, and must agree everywhere.
+std::string escape_markup_by_the_rules(std::string_view text) {
+  std::string out;
+  std::size_t run = 0;  // backslashes just before this byte
+  for (const char c : text) {
+    if (c == '<') {
+      out += "&lt;";
+    } else if (c == '>') {
+      out += "&gt;";
+    } else {
+      if ((c == '[' || c == ']') && run % 2 == 0) out.push_back('\\');
+      out.push_back(c);
+    }
+    run = c == '\\' ? run + 1 : 0;
+  }
+  return out;
+}
+
+TEST(EscapeMarkup, AgreesWithTheRulesAppliedByteByByte) {
+  std::mt19937 rng(7);
+  const std::string_view alphabet = "[]\\<>a\\";
+  for (int n = 0; n < 20000; ++n) {
+    std::string in(rng() % 80, ' ');
+    for (char& c : in) c = alphabet[rng() % alphabet.size()];
+    const std::string want = escape_markup_by_the_rules(in);
+    const auto got = escape_markup(in);
+    ASSERT_EQ(got.value_or(in), want) << testing::PrintToString(in);
+    ASSERT_EQ(got.has_value(), want != in) << testing::PrintToString(in);
+  }
+}
+
 TEST(EscapeMarkup, IsIdempotentOnEveryFiveByteString) {
   const std::string alphabet = "[]\\<>&;lt(a";
   std::string in(5, ' ');
