@@ -117,6 +117,23 @@ TEST_F(HttpProtocol, BodyOverMaxMessageBytesIs413) {
   EXPECT_EQ(200, client.call("ping").http.status);
 }
 
+// A body larger than the connection's idle read buffer is read in larger
+// pieces once its header says how long it is; the buffer shrinks back after
+// it. Large and small requests take turns on one connection, and every
+// byte of each arrives.
+TEST_F(HttpProtocol, LargeAndSmallBodiesTakeTurnsOnOneConnection) {
+  McpHttpClient client = session();
+  client.set_accept("application/json");
+  for (int round = 0; round < 3; ++round) {
+    std::string text(60'000, ' ');
+    for (std::size_t i = 0; i < text.size(); ++i) text[i] = static_cast<char>('a' + (i * 7 + round) % 26);
+    const McpReply reply = client.call_tool("example.echo", {{"text", text}});
+    ASSERT_EQ(200, reply.http.status) << reply.describe().substr(0, 300);
+    EXPECT_TRUE(first_text(reply) == text) << "round " << round << ": the echo differs";
+    EXPECT_EQ(200, client.call("ping").http.status);
+  }
+}
+
 TEST_F(HttpProtocol, MalformedJsonIs400WithParseError) {
   McpHttpClient client = session();
   for (const char* body : {"{not json", "[1,2", "\"unterminated"}) {

@@ -18,6 +18,9 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <cstdint>
+
 namespace airlock::host::http {
 namespace beast_http = boost::beast::http;
 using namespace std::chrono_literals;
@@ -87,7 +90,7 @@ void Connection::await_request() {
   arm_timer(std::chrono::milliseconds(ctx_.config.idle_timeout_ms));
   if (socket_read_pending_) return;
   socket_read_pending_ = true;
-  socket_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
+  socket_.async_read_some(buffer_.prepare(kIdleBufferBytes), [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
     self->on_first_bytes(ec, n);
   });
 }
@@ -112,6 +115,18 @@ void Connection::read_request() {
   parser_->header_limit(static_cast<std::uint32_t>(ctx_.config.max_header_bytes));
   parser_->body_limit(ctx_.max_body_bytes);
   arm_timer(std::chrono::milliseconds(ctx_.config.read_timeout_ms));
+  beast_http::async_read_header(
+      socket_, buffer_, *parser_,
+      [self = shared_from_this()](boost::system::error_code ec, std::size_t) { self->on_header(ec); });
+}
+
+void Connection::on_header(boost::system::error_code ec) {
+  if (ec || state_ == State::closed || parser_->is_done()) return on_read(ec);
+  // Beast reads as much as the buffer has room for, and the buffer has the
+  // room of the first read (4 KiB): a 256 KiB body took 64 reads, each with
+  // its wait. A body known to be large gets room for reads of 64 KiB.
+  if (const auto length = parser_->content_length(); length && *length > buffer_.capacity())
+    buffer_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(*length, kLargeReadBytes)));
   beast_http::async_read(socket_, buffer_, *parser_,
                          [self = shared_from_this()](boost::system::error_code ec, std::size_t) { self->on_read(ec); });
 }
@@ -141,6 +156,8 @@ void Connection::on_read(boost::system::error_code ec) {
   if (ec) return respond_error(400, jsonrpc::kInvalidRequest, fmt::format("Bad Request: {}", ec.message()), true);
   Request request = parser_->release();
   parser_.reset();
+  // An idle connection keeps no more than its first read's room.
+  if (buffer_.capacity() > kIdleBufferBytes && buffer_.size() <= kIdleBufferBytes) buffer_.shrink_to_fit();
   state_ = State::handling;
   record_.method = std::string(request.method_string());
   keep_alive_ = request.keep_alive();
@@ -321,7 +338,7 @@ void Connection::end_stream() {
 void Connection::watch_for_hang_up() {
   if (socket_read_pending_) return;
   socket_read_pending_ = true;
-  socket_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
+  socket_.async_read_some(buffer_.prepare(kIdleBufferBytes), [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
     self->on_first_bytes(ec, n);
   });
 }

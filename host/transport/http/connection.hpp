@@ -54,7 +54,13 @@ class Connection final : public Exchange, public StreamSink, public std::enable_
   void await_request();
   void on_first_bytes(boost::system::error_code ec, std::size_t n);
   void read_request();
+  // The header is in: a large body gets a larger read buffer; then the rest.
+  void on_header(boost::system::error_code ec);
   void on_read(boost::system::error_code ec);
+
+  // The read buffer's room while waiting for a request, and for a large body.
+  static constexpr std::size_t kIdleBufferBytes = 4096;
+  static constexpr std::size_t kLargeReadBytes = 64 * 1024;
   // Lets go of the session the response came from; an exchange of one
   // 2026-07-28 request is then closed (its calls cancelled if any still run).
   void release_session();
