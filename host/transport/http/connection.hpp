@@ -71,7 +71,8 @@ class Connection final : public Exchange, public StreamSink, public std::enable_
   void start_stream(unsigned status);
   void pump();
   void write_chunk(std::string bytes);
-  void end_stream();
+  // Writes `last` (the stream's last events, if any) and ends the stream.
+  void end_stream(std::string last);
   // While a response is pending, a read that completes only when the client
   // hangs up (or pipelines the next request).
   void watch_for_hang_up();

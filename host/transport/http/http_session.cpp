@@ -131,12 +131,16 @@ void HttpSession::enforce_budget_locked() {
       ++it;
     }
   }
+  // Within budget once answered streams are gone (the usual case, where
+  // only their count was over): the streams still open need no visit.
+  if (kept_bytes_ <= limits_.replay_bytes) return;
   for (auto& [number, s] : streams_) {
     while (kept_bytes_ > limits_.replay_bytes && !s.events.empty() && s.events.front().seq < s.handed_out) {
       kept_bytes_ -= s.events.front().text.size();
       s.events.pop_front();
     }
   }
+  if (kept_bytes_ <= limits_.replay_bytes) return;
   for (auto& [number, s] : streams_) {
     while (kept_bytes_ > limits_.replay_bytes && !s.events.empty()) {
       spdlog::warn("session {}: stream {} dropped an undelivered event: over the {}-byte replay budget "
