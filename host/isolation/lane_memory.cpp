@@ -122,7 +122,7 @@ Received post(Mailbox& box, int socket, Kind kind, std::uint64_t id, std::string
   bool broken = false;
   if (!wait_for(box, 0, box.writer_asleep, deadline_of(limit), &broken))
     return broken ? Received::broken : Received::timeout;
-  if (body.size() <= kInlineMax) {
+  if (body.size() <= kLaneInlineMax) {
     encode_header(box.data, kind, id, body.size());
     if (!body.empty()) std::memcpy(box.data + kHeaderSize, body.data(), body.size());
     box.size = static_cast<std::uint32_t>(kHeaderSize + body.size());
@@ -146,12 +146,12 @@ Received take(Mailbox& box, int socket, Frame& out, std::string& buffer,
   // Copied out before a byte is read: the other side may be writing the
   // memory still (a hostile worker), and only the copy is parsed.
   const std::size_t size = std::min<std::size_t>(box.size, sizeof box.data);
-  if (buffer.size() < sizeof box.data) buffer.resize(sizeof box.data);
+  if (buffer.size() < size) buffer.resize(size);
   std::memcpy(buffer.data(), box.data, size);
   box.full.store(0);
   if (box.writer_asleep.load()) futex_wake(box.full, 1);
 
-  const Received got = decode_message(std::string_view(buffer.data(), size), out);
+  const Received got = decode_message(std::string_view(buffer.data(), size), out, kLaneInlineMax);
   if (got != Received::frame || out.kind != Kind::on_socket) return got;
   if (!out.body.empty()) return Received::broken;
   const std::uint64_t id = out.id;

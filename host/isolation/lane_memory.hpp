@@ -1,6 +1,6 @@
 // A lane's shared memory: one mailbox each way between a server thread and
 // the worker, in a memfd both processes map, and a futex in each to sleep
-// on. A frame that fits (kInlineMax) is copied in and out of its mailbox;
+// on. A frame that fits (kLaneInlineMax) is copied in and out of its mailbox;
 // waking the other side is one futex call, and none at all when it is not
 // asleep. A larger frame goes on the lane's socket (in a sealed memfd, see
 // wire.hpp) and its mailbox carries a marker saying so, which keeps frames
@@ -22,12 +22,19 @@
 
 namespace airlock::isolation {
 
+// The largest body a mailbox carries. A socket's frames stop at kInlineMax,
+// which its buffer bounds; shared memory is bounded by nothing but its
+// size, and a result of a few hundred KiB copied through it costs far less
+// than a memfd made, filled, sealed, passed and read for it. Only the pages
+// a frame touches become resident.
+inline constexpr std::size_t kLaneInlineMax = std::size_t{1} << 20;
+
 struct Mailbox {
   std::atomic<std::uint32_t> full{0};            // 0: empty, 1: holds a message
   std::atomic<std::uint32_t> reader_asleep{0};   // the reader waits for full = 1
   std::atomic<std::uint32_t> writer_asleep{0};   // a writer waits for full = 0
   std::uint32_t size = 0;                        // of the message in `data`
-  char data[kHeaderSize + kInlineMax];
+  char data[kHeaderSize + kLaneInlineMax];
 };
 
 struct LaneRegion {

@@ -85,10 +85,10 @@ void encode_header(char* out, Kind kind, std::uint64_t id, std::size_t length) {
   std::memcpy(out + 5, &id, 8);
 }
 
-Received decode_message(std::string_view message, Frame& out) {
+Received decode_message(std::string_view message, Frame& out, std::size_t max_body) {
   if (message.size() < kHeaderSize) return Received::broken;
   const std::uint32_t length = decode_header(message.data(), out);
-  if (length > kInlineMax || message.size() != kHeaderSize + length) return Received::broken;
+  if (length > max_body || message.size() != kHeaderSize + length) return Received::broken;
   out.body.assign(message.data() + kHeaderSize, length);
   return Received::frame;
 }

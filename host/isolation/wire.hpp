@@ -166,8 +166,8 @@ enum class Received {
 // A message's header, into the first kHeaderSize bytes of `out`.
 void encode_header(char* out, Kind kind, std::uint64_t id, std::size_t length);
 // A whole message (header and inline body) into `out`: frame, or broken
-// when its length disagrees with its header or is over kInlineMax.
-Received decode_message(std::string_view message, Frame& out);
+// when its length disagrees with its header or is over `max_body`.
+Received decode_message(std::string_view message, Frame& out, std::size_t max_body = kInlineMax);
 
 // Takes the next frame off a SOCK_SEQPACKET socket. `buffer` is the
 // caller's, reused from call to call (grown to a whole inline message).

@@ -41,7 +41,8 @@ struct Lane {
 TEST(LaneMemoryTest, FramesCrossToAnotherProcessWholeAndInOrderInlineOrOnTheSocket) {
   Lane lane;
   const std::string small = "ping";
-  const std::string large(kInlineMax + 1, 'L');
+  const std::string inline_large(kLaneInlineMax, 'I');
+  const std::string large(kLaneInlineMax + 1, 'L');
   const pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
@@ -60,7 +61,7 @@ TEST(LaneMemoryTest, FramesCrossToAnotherProcessWholeAndInOrderInlineOrOnTheSock
   }
   std::string buffer;
   for (std::uint64_t id = 1; id <= 200; ++id) {
-    const std::string& body = id % 50 == 0 ? large : small;
+    const std::string& body = id % 50 == 0 ? large : id % 50 == 25 ? inline_large : small;
     ASSERT_EQ(post(lane.region().to_worker, lane.sockets[0], Kind::call_tool, id, body, milliseconds(1000)),
               Received::frame);
     Frame answer;
