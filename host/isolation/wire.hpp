@@ -139,6 +139,12 @@ class WireReader {
   bool ok_ = true;
 };
 
+// What the server and its worker must agree on: the frames above and the
+// layout of a lane's shared memory (lane_memory.hpp). Bump it with any change
+// to either; the worker refuses to start for a server of another version
+// (a worker of another build or install) instead of misreading its lanes.
+inline constexpr unsigned kWireVersion = 2;
+
 // The largest body a message carries inline; larger ones go in a memfd.
 inline constexpr std::size_t kInlineMax = std::size_t{64} << 10;
 // A message's header: u32 body length, u8 kind, u64 id.

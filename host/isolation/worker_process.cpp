@@ -198,9 +198,11 @@ Result<std::shared_ptr<WorkerProcess>> WorkerProcess::spawn(const Options& optio
   const std::string memory = std::to_string(options.memory_mb);
   const std::string threads = std::to_string(lane_count);
   const std::string temp_text = temp.string();
+  const std::string wire = std::to_string(isolation::kWireVersion);
   std::vector<char*> argv{const_cast<char*>(worker.c_str()), const_cast<char*>(where.c_str()),
                           const_cast<char*>(object.c_str()), const_cast<char*>(temp_text.c_str()),
-                          const_cast<char*>(memory.c_str()), const_cast<char*>(threads.c_str()), nullptr};
+                          const_cast<char*>(memory.c_str()), const_cast<char*>(threads.c_str()),
+                          const_cast<char*>(wire.c_str()),   nullptr};
   std::vector<std::string> env = worker_environment(temp);
   std::vector<char*> envp;
   for (auto& e : env) envp.push_back(e.data());

@@ -14,8 +14,10 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <thread>
@@ -490,6 +492,26 @@ TEST(IsolationList, SaysWhenTheOperatorTrustsADirectory) {
   const std::size_t hostile = r.out.find("hostile.so");
   ASSERT_NE(std::string::npos, hostile) << r.out;
   EXPECT_THAT(r.out.substr(hostile, 300), HasSubstr("isolation: in-process (directory opted in by [isolation] in_process"));
+}
+
+// A worker of another build (another install's, found where the server
+// looked) would misread the lanes' shared memory; it refuses to start for a
+// server of another wire version, and says which two.
+TEST(WorkerStart, AWorkerRefusesAServerOfAnotherWireVersion) {
+  const fs::path worker = fs::path(kAirlockBinary).parent_path() / "airlock-worker";
+  ASSERT_TRUE(fs::exists(worker)) << worker;
+  const fs::path plugin = fixture_file("canary");
+  const std::string command = worker.string() + " " + plugin.string() + " " + plugin.string() + " /tmp 64 1 999 2>&1";
+  FILE* out = ::popen(command.c_str(), "r");
+  ASSERT_NE(out, nullptr);
+  std::string said;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, out)) said += buffer;
+  const int status = ::pclose(out);
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 2) << said;
+  EXPECT_THAT(said, HasSubstr("wire version")) << said;
+  EXPECT_THAT(said, HasSubstr("the server 999")) << said;
 }
 
 }  // namespace

@@ -13,8 +13,10 @@
 // to the server, and serves the hooks the server asks for until told to
 // stop or until the server is gone.
 //
-//   airlock-worker FILE OBJECT TEMP_DIR MEMORY_MB LANES
+//   airlock-worker FILE OBJECT TEMP_DIR MEMORY_MB LANES WIRE
 //
+// WIRE is the server's isolation::kWireVersion: a worker of another version
+// (another build's, another install's) says so and exits with status 2.
 // FILE is the name the operator knows the plugin by (errors and logs say
 // it), OBJECT what is mapped: FILE itself, or /proc/self/fd/4.
 #include "isolation/confinement.hpp"
@@ -61,8 +63,15 @@ void close_inherited(unsigned lanes) {
 
 int main(int argc, char** argv) {
   using namespace airlock;
-  if (argc != 6) {
+  if (argc != 7) {
     std::fprintf(stderr, "airlock-worker: started by the airlock server, not by hand\n");
+    return 2;
+  }
+  if (std::strtoul(argv[6], nullptr, 10) != isolation::kWireVersion) {
+    std::fprintf(stderr,
+                 "airlock-worker: this worker speaks wire version %u, the server %s: they come from different "
+                 "builds (install airlock whole)\n",
+                 isolation::kWireVersion, argv[6]);
     return 2;
   }
   const std::filesystem::path file = argv[1];
