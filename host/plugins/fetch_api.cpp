@@ -114,7 +114,7 @@ airlock_status call_fetch(airlock_call* call, const airlock_fetch_request* reque
         if (call->metrics) call->metrics->egress(call->tool_name, record.allowed);
         call->output.egress.push_back(std::move(record));
       }
-      // Kept until on_call returns; a deque never moves what it holds.
+      // Kept until on_call returns, where the plugin was told they are.
       auto& kept = call->fetched;
       out.final_url = borrow(kept.emplace_back(std::move(outcome.final_url)));
       out.content_type = borrow(kept.emplace_back(std::move(outcome.content_type)));

@@ -398,7 +398,7 @@ bool is_input_key(std::string_view key) {
 
 // The body of the three keyed input requests: checks, asks `channel`, and
 // keeps the answer in `replies` (guarded by `mutex` when there is one).
-airlock_status input_request(CallChannel* channel, std::deque<std::string>& replies, std::mutex* mutex,
+airlock_status input_request(CallChannel* channel, LentStrings& replies, std::mutex* mutex,
                              airlock_str key, airlock_str method, airlock_str params_json, uint32_t timeout_ms,
                              airlock_str* reply) {
   if (!reply || !is_input_key(view(key))) return AIRLOCK_STATUS_INVALID_ARGUMENT;

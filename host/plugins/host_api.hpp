@@ -18,8 +18,8 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
-#include <deque>
 #include <filesystem>
+#include <list>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -28,6 +28,12 @@
 #include <vector>
 
 namespace airlock::host {
+
+// Strings lent to a plugin until its callback returns: a list never moves
+// what it holds, so every view the plugin was given stays valid, and an
+// empty one allocates nothing (a deque allocates 576 bytes before its first
+// element, on every call).
+using LentStrings = std::list<std::string>;
 struct Config;
 class Metrics;
 // A call points at these, never into them (egress/fetcher.hpp, audit/audit_event.hpp).
@@ -136,9 +142,9 @@ struct airlock_call {
   airlock::host::CallChannel* channel = nullptr;
 
   std::mutex replies_mutex;  // guards replies
-  // What call_client_request handed out; a deque never moves its elements,
-  // so every reply stays where the plugin was told it is until on_call returns.
-  std::deque<std::string> replies;
+  // What call_client_request handed out, where the plugin was told it is,
+  // until on_call returns.
+  airlock::host::LentStrings replies;
 
   // Egress (ABI 1.4). The acting tool, for the audit log; its own policy
   // (null: it may reach nothing); the host's fetcher (null: no network here,
@@ -151,7 +157,7 @@ struct airlock_call {
   const airlock::host::audit::Actor* request = nullptr;
   airlock::host::Metrics* metrics = nullptr;
   std::mutex fetch_mutex;  // guards fetched and output.egress: call_fetch may run on a tool's own threads
-  std::deque<std::string> fetched;  // what call_fetch lent out, kept until on_call returns
+  airlock::host::LentStrings fetched;  // what call_fetch lent out, kept until on_call returns
 };
 
 // The output of one text sanitizer step.
@@ -173,7 +179,7 @@ struct airlock_resource_writer {
   boost::json::array contents;
   // Where resource_input_request asks (ABI 1.5); null: nobody to ask.
   airlock::host::CallChannel* channel = nullptr;
-  std::deque<std::string> replies;  // what resource_input_request handed out
+  airlock::host::LentStrings replies;  // what resource_input_request handed out
 };
 
 // The messages one on_get writes (ABI 1.3).
@@ -182,7 +188,7 @@ struct airlock_prompt_writer {
   boost::json::array messages;
   // Where prompt_input_request asks (ABI 1.5); null: nobody to ask.
   airlock::host::CallChannel* channel = nullptr;
-  std::deque<std::string> replies;  // what prompt_input_request handed out
+  airlock::host::LentStrings replies;  // what prompt_input_request handed out
 };
 
 // The candidates one on_complete writes (ABI 1.3). Only the first

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <list>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -23,10 +24,11 @@ struct airlock_plugin_ctx {
 };
 
 // Strings the server lent a hook (a client's reply, a fetched body) stay
-// here until the hook returns, as airlock.h promises.
+// here until the hook returns, as airlock.h promises. A list: it never
+// moves them, and allocates nothing for the many calls that lend none.
 struct airlock_worker_keep {
   std::mutex mutex;
-  std::deque<std::string> strings;
+  std::list<std::string> strings;
   airlock_str keep(std::string s) {
     std::lock_guard lock(mutex);
     strings.push_back(std::move(s));
