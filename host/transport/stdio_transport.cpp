@@ -19,7 +19,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // How long one call of a batch may run before the calls behind it are moved
-// to the workers, and how often the leader looks while a batch runs. Ten
+// to the workers, and how often the watch looks while a batch runs. Ten
 // times CallCost::kQuick: a tool that keeps under that never trips it.
 constexpr std::chrono::milliseconds kStalledCall{2};
 constexpr int kWatchIntervalMs = 1;
@@ -53,36 +53,61 @@ void StdioTransport::end_input() {
 }
 
 void StdioTransport::take_turns(Session& session, int self) {
-  const int other = 1 - self;
   std::vector<Job> jobs;
   for (;;) {
-    {
-      std::unique_lock lock(turn_mutex_);
-      turn_.wait(lock, [&] { return leader_ == self || ended_; });
-      if (ended_) return;
-    }
-    // Lead until a chunk brings cheap calls that the other thread's batch
-    // cannot take; then pass it the lead (reading must go on while they
-    // run) and run them.
+    if (!watch_until_lead(self)) return;
+    // Lead: read a chunk, run its cheap calls while the other thread
+    // watches, read the next; until a stalled call made the other thread
+    // the reader.
     for (;;) {
       if (!read_chunk(session, jobs)) {  // the end of input collects nothing
         end_input();
         return;
       }
       if (jobs.empty()) continue;
-      if (!join_batch(jobs)) break;
+      if (join_batch(jobs)) {
+        // The other thread's batch, stalled: it keeps order, and the calls
+        // joined behind the stalled one go to the workers now (input that
+        // never pauses never lets the watch in wait_readable time out).
+        jobs.clear();
+        move_stalled_calls();
+        continue;
+      }
+      run_batch(jobs);
       jobs.clear();
-      // Input that never pauses never lets the watchdog's poll time out:
-      // calls joined behind a stalled one go to the workers now.
-      move_stalled_calls();
-    }
-    {
       std::lock_guard lock(turn_mutex_);
-      leader_ = other;
+      if (leader_ != self) break;
     }
-    turn_.notify_all();
-    run_batch(jobs);
-    jobs.clear();
+  }
+}
+
+bool StdioTransport::watch_until_lead(int self) {
+  std::unique_lock lock(turn_mutex_);
+  std::uint64_t seen = batches_.load();
+  for (;;) {
+    if (ended_) return false;
+    if (leader_ == self) return true;
+    // Under a steady stream of batches the watch wakes once an interval,
+    // and nobody wakes it; it sleeps for good only after an interval in
+    // which no batch ran, and the next batch to start wakes it.
+    const std::uint64_t started = batches_.load();
+    if (started == seen && !batch_running_.load() && !held_.load()) {
+      watch_asleep_.store(true);
+      if (!batch_running_.load()) turn_.wait(lock);
+      watch_asleep_.store(false);
+      seen = batches_.load();
+      continue;
+    }
+    seen = started;
+    turn_.wait_for(lock, std::chrono::milliseconds(kWatchIntervalMs));
+    if (ended_ || leader_ == self || !batch_stalled()) continue;
+    // A call of the leader's batch stalled: the calls behind it go to the
+    // workers, the answers held so far are written, and this thread reads
+    // on while the leader finishes the stalled call.
+    lock.unlock();
+    rescue_batch();
+    lock.lock();
+    if (batch_running_.load()) leader_ = self;
   }
 }
 
@@ -167,9 +192,17 @@ void StdioTransport::rescue_batch() {
 
 void StdioTransport::move_stalled_calls() {
   std::lock_guard lock(batch_mutex_);
-  if (call_started_ != Clock::time_point{} && Clock::now() - call_started_ > kStalledCall) {
+  if (call_stalled())
     while (!batch_.empty() && executor_.try_submit(batch_.front())) batch_.pop_front();
-  }
+}
+
+bool StdioTransport::batch_stalled() {
+  std::lock_guard lock(batch_mutex_);
+  return call_stalled();
+}
+
+bool StdioTransport::call_stalled() const {
+  return call_started_ != Clock::time_point{} && Clock::now() - call_started_ > kStalledCall;
 }
 
 void StdioTransport::write_held() {
@@ -190,7 +223,16 @@ void StdioTransport::run_batch(std::vector<Job>& jobs) {
     for (Job& job : jobs) batch_.push_back(std::move(job));
     batch_open_ = true;
   }
-  batch_running_.store(true, std::memory_order_release);
+  batch_running_.store(true);
+  batches_.fetch_add(1);
+  // The watch sleeps only when no batch ran for an interval: most batches
+  // start with it awake. (Sequentially consistent: the watch stores
+  // watch_asleep_ before it reads batch_running_, this thread the other
+  // way round, so one of the two sees the other's store.)
+  if (watch_asleep_.load()) {
+    std::lock_guard lock(turn_mutex_);
+    turn_.notify_all();
+  }
   in_batch = true;
   // A batch that others keep joining could hold its answers for as long as
   // calls keep coming: they are written every kFlushEvery calls as well.
@@ -212,7 +254,7 @@ void StdioTransport::run_batch(std::vector<Job>& jobs) {
     if (ran % kFlushEvery == 0) write_held();
   }
   in_batch = false;
-  batch_running_.store(false, std::memory_order_release);
+  batch_running_.store(false);
   write_held();
 }
 

@@ -1,19 +1,20 @@
 // MCP over stdio: newline-delimited JSON-RPC on stdin/stdout. stdout carries
 // protocol messages only; everything else goes to stderr.
 //
-// Two threads take turns reading stdin (leader and follower). The leader
-// reads a chunk and dispatches its messages in order, as a single reader
-// would. The tool calls in it that are cheap (executor/call_cost.hpp) are
-// not handed to the workers one by one: the leader passes the lead to the
-// follower, runs them itself, and writes their answers in one go. A burst
-// of cheap calls then costs one wake and one write instead of a wake, a
-// context switch and a write per call, and stdin is still read meanwhile, so
-// a cancellation or a ping never waits behind a batch. The cheap calls the
-// new leader reads while that batch runs join it, so under a steady stream
-// one thread reads and the other runs calls, and nobody wakes anybody. The
-// new leader also watches the batch: when one of its calls has run for over
-// a millisecond (a cheap tool turned slow, or hung), the calls behind it go
-// to the workers and the answers held so far are written.
+// Two threads take turns reading stdin: the leader reads and the other
+// watches. The leader reads a chunk and dispatches its messages in order,
+// as a single reader would. The tool calls in it that are cheap
+// (executor/call_cost.hpp) are not handed to the workers one by one: the
+// leader runs them itself, as a batch, and writes their answers in one go,
+// then reads the next chunk. A burst of cheap calls costs one write, no
+// wake and no context switch. Meanwhile the other thread watches the batch,
+// waking once a millisecond while batches run (nobody wakes it for each
+// one): when a call has run for over kStalledCall (a cheap tool turned
+// slow, or hung), the calls behind it go to the workers, the answers held
+// so far are written, and the watcher takes the lead, so stdin is read
+// again within a few milliseconds whatever a tool does. A ping or a
+// cancellation read with a batch waits for that batch, which a stall cuts
+// short.
 #pragma once
 
 #include "executor/inline_calls.hpp"
@@ -23,6 +24,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <mutex>
 #include <string>
@@ -75,10 +77,13 @@ class StdioTransport {
  private:
   using Job = InlineCalls::Job;
 
-  // The life of reading thread `self` (0 or 1): wait for the lead, lead
-  // until a chunk brings cheap calls the running batch cannot take, pass
-  // the lead, run them as a batch, wait again; returns at end of input.
+  // The life of reading thread `self` (0 or 1): watch until it has the
+  // lead, then read and run batches until it loses it; returns at end of
+  // input.
   void take_turns(Session& session, int self);
+  // The watch over the leader's batches (see the top of this file). True
+  // once `self` leads; false at end of input.
+  bool watch_until_lead(int self);
   // Reads and dispatches one chunk; its cheap calls go to `batch`. False
   // at end of input.
   bool read_chunk(Session& session, std::vector<Job>& batch);
@@ -93,6 +98,10 @@ class StdioTransport {
   void rescue_batch();
   // Its first half: a stalled batch's waiting calls go to the workers.
   void move_stalled_calls();
+  // A call of the running batch has run for over kStalledCall; the second
+  // with batch_mutex_ held.
+  bool batch_stalled();
+  bool call_stalled() const;
   void run_batch(std::vector<Job>& jobs);
   // Adds `jobs` to the batch the other thread runs; false (`jobs`
   // untouched) when none runs.
@@ -132,6 +141,8 @@ class StdioTransport {
   bool batch_open_ = false;  // a batch runs and takes more calls
   std::chrono::steady_clock::time_point call_started_{};  // the batch call running now; {}: none
   std::atomic<bool> batch_running_{false};
+  std::atomic<std::uint64_t> batches_{0};  // batches started, for the watch
+  std::atomic<bool> watch_asleep_{false};  // the watch waits for the next batch to wake it
 
   std::mutex write_mutex_;  // guards pending_, pending_bytes_, writing_ and closed_
   std::vector<std::string> pending_;  // messages waiting for a writer, or for a batch to end
