@@ -112,7 +112,14 @@ class Session : private ContentListener {
   // Whether this session's client may see and call the tool.
   using ToolScope = std::function<bool(std::string_view tool_name)>;
 
+  // A session of its own, as stdio's process is: its tasks belong to a
+  // random owner no other session can name.
   Session(const ServerState& server, Send send);
+  // An HTTP session: `session_id` (empty when stateless) and the
+  // authenticated `caller` (empty when none) say who it is, for the request
+  // context result sanitizers see, and whose tasks it sees: the caller's,
+  // else the session's, else those of every anonymous stateless request.
+  Session(const ServerState& server, Send send, std::string session_id, std::string caller);
   // Closes first if the owner did not.
   ~Session() override;
 
@@ -144,10 +151,6 @@ class Session : private ContentListener {
   // outside reads as absent. An empty one: everything of its kind.
   void set_content_scope(ToolScope resources, ToolScope prompts);
 
-  // Who this session is, for the request context result sanitizers see:
-  // the transport's session id and the authenticated caller. Set before the
-  // first message, then never again.
-  void set_identity(std::string session_id, std::string caller);
   // How the client reaches this session, for the audit trail: "stdio"
   // (the default) or "http", and the address of the peer that opened it.
   // Set before the first message.
@@ -331,7 +334,7 @@ class Session : private ContentListener {
   ToolScope resource_scope_;
   ToolScope prompt_scope_;
   std::string protocol_version_;  // set once initialize succeeded
-  std::string session_id_;  // set_identity
+  std::string session_id_;  // the HTTP constructor's
   std::string caller_;
   std::string_view transport_ = "stdio";  // a literal
   std::string peer_address_;

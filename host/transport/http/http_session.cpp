@@ -33,9 +33,9 @@ HttpSession::HttpSession(const ServerState& server, std::string id, std::string 
       limits_(limits),
       stateless_(stateless),
       last_used_(std::chrono::steady_clock::now()),
-      session_(server, [this](std::string message, Outbound where) { route(std::move(message), where); }) {
+      session_(server, [this](std::string message, Outbound where) { route(std::move(message), where); }, id_,
+               identity_) {
   streams_.emplace(kStandaloneStream, Stream{});
-  session_.set_identity(id_, identity_);
   session_.set_end_stream([this](std::string_view request_key) { end_stream(request_key); });
 }
 
