@@ -115,6 +115,10 @@ std::string params_digest(const json::object& params) {
   return sha256_hex(sha256(canonical_json(bound)));
 }
 
+std::string tool_call_digest(std::string_view name, const json::value& arguments) {
+  return params_digest(json::object{{"name", name}, {"arguments", arguments}});
+}
+
 RequestStateSealer::RequestStateSealer(const Key& key, std::chrono::seconds ttl) : key_(key), ttl_(ttl) {
   ensure_sodium();
 }

@@ -40,6 +40,9 @@ struct StateBinding {
 // "_meta", "inputResponses" and "requestState": what stays the same from one
 // attempt of a request to its retries.
 std::string params_digest(const boost::json::object& params);
+// params_digest of a tools/call whose params are `name` and `arguments` (an
+// object) and nothing else but the three it leaves out.
+std::string tool_call_digest(std::string_view name, const boost::json::value& arguments);
 
 // Seals and opens requestState tokens with one 32-byte key. Replicas that
 // share the key serve each other's retries. Thread-safe: seal and open touch

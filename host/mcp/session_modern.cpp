@@ -20,6 +20,21 @@
 namespace airlock::host {
 namespace {
 
+// True when `params`, less what params_digest leaves out, is exactly a
+// tools/call's name and its arguments object, which the call keeps: then
+// tool_call_digest makes the same digest later.
+bool tool_call_digest_matches(std::string_view method, const boost::json::object& params) {
+  if (method != "tools/call") return false;
+  const auto* arguments = params.if_contains("arguments");
+  if (!arguments || !arguments->is_object()) return false;
+  for (const auto& member : params) {
+    const std::string_view key = member.key();
+    if (key != "name" && key != "arguments" && key != "_meta" && key != "inputResponses" && key != "requestState")
+      return false;
+  }
+  return true;
+}
+
 // A requestState grows with every answer it carries; past this a client
 // would be sending back more than any tool should need.
 constexpr std::size_t kMaxRequestStateBytes = 256 * 1024;
@@ -69,7 +84,13 @@ bool Session::open_round(const jsonrpc::Message& m, const std::shared_ptr<InFlig
     }
     responses = &v->get_object();
   }
-  call->state_digest = params_digest(params);
+  // What binds a requestState to this request. Only a retry that carries
+  // one and a tool that asks the client need it, and it copies and hashes
+  // the whole params (at 256 KiB of arguments, more than the chain costs):
+  // a tools/call of a name and arguments alone, as good as every one, has
+  // it made again from those when its tool asks (round_outcome).
+  if (params.contains("requestState") || !tool_call_digest_matches(call->state_method, params))
+    call->state_digest = params_digest(params);
   RoundState carried;
   if (const auto* v = params.if_contains("requestState"); v) {
     std::optional<RoundState> opened;
@@ -102,9 +123,12 @@ std::optional<std::string> Session::round_outcome(const InFlight& call) {
   if (!call.round->input_required()) return std::nullopt;
   if (!server_.sealer)
     return jsonrpc::error(call.id, jsonrpc::kInternalError, "internal error: this server cannot seal a requestState");
-  std::string state = server_.sealer->seal(call.round->next_state(),
-                                           StateBinding{call.scope->caller, call.state_method, call.state_digest},
-                                           std::chrono::system_clock::now());
+  std::string state = server_.sealer->seal(
+      call.round->next_state(),
+      StateBinding{call.scope->caller, call.state_method,
+                   call.state_digest.empty() ? tool_call_digest(call.route->tool->name, *call.arguments_value)
+                                             : call.state_digest},
+      std::chrono::system_clock::now());
   if (state.size() > kMaxRequestStateBytes)
     return jsonrpc::error(call.id, jsonrpc::kInternalError,
                           fmt::format("internal error: the answers this request carries exceed {} bytes of "

@@ -287,6 +287,19 @@ TEST(ParamsDigest, IgnoresMemberOrder) {
             params_digest(params(R"({"arguments":{"b":{"d":true,"c":[1,2]},"a":1},"name":"t"})")));
 }
 
+// A tools/call's digest is made from its name and arguments when its tool
+// asks, long after its params are gone; the retry's is made from the
+// retry's params. The two must agree, or no requestState would open.
+TEST(ParamsDigest, AToolCallsDigestFromItsPartsIsItsParamsDigest) {
+  const auto arguments = json::parse(R"({"b":{"d":true,"c":[1,"\u00e9"]},"a":1.5})");
+  EXPECT_EQ(params_digest(params(R"({"arguments":{"a":1.5,"b":{"c":[1,"\u00e9"],"d":true}},"name":"t",)"
+                                 R"("_meta":{"k":1},"inputResponses":{},"requestState":"1.x"})")),
+            tool_call_digest("t", arguments));
+  EXPECT_NE(params_digest(params(R"({"name":"t","arguments":{"a":1.5,"b":{"c":[1,"\u00e9"],"d":true}},"task":{}})")),
+            tool_call_digest("t", arguments));
+  EXPECT_NE(tool_call_digest("u", arguments), tool_call_digest("t", arguments));
+}
+
 // --- key files
 
 class KeyFile : public ::testing::Test {
