@@ -33,7 +33,10 @@ ToolCallOutcome ToolCallRunner::run(const Tool& tool, const EgressPolicy* egress
   call.egress = egress;
   call.fetcher = fetcher_;
   airlock_status status;
-  const auto started = std::chrono::steady_clock::now();
+  // The tool's time is the audit trail's alone: without one, nobody pays
+  // two clock reads a call for it.
+  const bool timed = audit::enabled();
+  const auto started = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   {
     std::unique_lock<std::mutex> serial;
     if (!tool.reentrant()) serial = std::unique_lock(*tool.serial);
@@ -41,7 +44,8 @@ ToolCallOutcome ToolCallRunner::run(const Tool& tool, const EgressPolicy* egress
   }
   // What the tool lent out (replies, fetched bodies) dies with `call`; the
   // output it set was copied into host memory as it was set.
-  return ToolCallOutcome{status, std::move(call.output), std::chrono::steady_clock::now() - started};
+  return ToolCallOutcome{status, std::move(call.output),
+                         timed ? std::chrono::steady_clock::now() - started : std::chrono::nanoseconds{}};
 }
 
 namespace {

@@ -31,7 +31,7 @@ inline constexpr std::string_view kPromptOverBudgetText = "prompt withheld: it d
 struct ToolCallOutcome {
   airlock_status status = AIRLOCK_STATUS_INTERNAL;  // what on_call returned
   ToolOutput output;                                // what it set through the host
-  std::chrono::nanoseconds took{0};                 // how long on_call ran
+  std::chrono::nanoseconds took{0};                 // how long on_call ran; 0 unless audited
 };
 
 // How a result left the pipeline, in the host's words: what the caller
