@@ -1,6 +1,8 @@
 // Tool calls run concurrently with the session, and a cancelled call stops.
 #include "integration.hpp"
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 
 namespace airlock::test {
@@ -107,6 +109,39 @@ TEST(Concurrency, ACheapToolTurnedSlowHoldsUpNeitherTheCallsBehindItNorReading) 
   EXPECT_LT(answered[9002], 1000ms) << "the call behind the slow one waited for it";
   EXPECT_LT(answered[9003], 1000ms) << "stdin was not read while the slow call ran";
   EXPECT_GE(answered[9001], 1500ms);
+}
+
+// Context switches of every thread of process `pid` so far.
+long context_switches(pid_t pid) {
+  long total = 0;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task")) {
+    std::ifstream status(task.path() / "status");
+    for (std::string line; std::getline(status, line);)
+      if (line.starts_with("voluntary_ctxt_switches:") || line.starts_with("nonvoluntary_ctxt_switches:"))
+        total += std::stol(line.substr(line.find(':') + 1));
+  }
+  return total;
+}
+
+// While batches of cheap calls run, the thread that does not read wakes
+// once a millisecond to watch them; once they stop it must sleep until the
+// next batch, not go on waking a thousand times a second for nothing.
+TEST(Concurrency, AnIdleServerSleepsAfterABurstOfCheapCalls) {
+  TempConfig config(standard_config());
+  std::unique_ptr<McpStdioClient> client = start_initialized(config);
+  for (int round = 0; round < 5; ++round) {
+    std::vector<json::value> ids;
+    for (int i = 0; i < 40; ++i)
+      ids.push_back(client->request("tools/call", {{"name", "example.echo"}, {"arguments", {{"text", "burst"}}}}));
+    for (std::size_t i = 0; i < ids.size(); ++i) ASSERT_TRUE(client->next_message(5s)) << client->stderr_text();
+  }
+  std::this_thread::sleep_for(100ms);  // past the watch's last interval
+  const pid_t pid = client->process().pid();
+  const long before = context_switches(pid);
+  std::this_thread::sleep_for(1s);
+  EXPECT_LT(context_switches(pid) - before, 50) << "the idle server kept waking";
+  // And it still serves, batch and all.
+  EXPECT_EQ("awake", first_text(client->call_tool("example.echo", json::object{{"text", "awake"}})));
 }
 
 TEST(Cancellation, StopsACancellableToolAndSendsNoResponse) {
