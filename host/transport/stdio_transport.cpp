@@ -212,18 +212,20 @@ void StdioTransport::write_held() {
 
 bool StdioTransport::join_batch(std::vector<Job>& jobs) {
   std::lock_guard lock(batch_mutex_);
-  if (!batch_open_) return false;
+  if (!batch_running_.load()) return false;
   for (Job& job : jobs) batch_.push_back(std::move(job));
   return true;
 }
 
 void StdioTransport::run_batch(std::vector<Job>& jobs) {
   {
+    // batch_running_ changes under the lock only: a batch that starts as
+    // the last one closes (a new leader's, after a stall) is never marked
+    // over by the tail of the old one.
     std::lock_guard lock(batch_mutex_);
     for (Job& job : jobs) batch_.push_back(std::move(job));
-    batch_open_ = true;
+    batch_running_.store(true);
   }
-  batch_running_.store(true);
   batches_.fetch_add(1);
   // The watch sleeps only when no batch ran for an interval: most batches
   // start with it awake. (Sequentially consistent: the watch stores
@@ -243,7 +245,7 @@ void StdioTransport::run_batch(std::vector<Job>& jobs) {
       std::lock_guard lock(batch_mutex_);
       if (batch_.empty()) {
         call_started_ = {};
-        batch_open_ = false;
+        batch_running_.store(false);
         break;
       }
       job = std::move(batch_.front());
@@ -254,7 +256,6 @@ void StdioTransport::run_batch(std::vector<Job>& jobs) {
     if (ran % kFlushEvery == 0) write_held();
   }
   in_batch = false;
-  batch_running_.store(false);
   write_held();
 }
 

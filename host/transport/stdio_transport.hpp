@@ -136,10 +136,11 @@ class StdioTransport {
   bool ended_ = false;           // end of input: nobody leads any more
   std::thread relief_;
 
-  std::mutex batch_mutex_;  // guards batch_, batch_open_ and call_started_
+  std::mutex batch_mutex_;  // guards batch_ and call_started_, and every write of batch_running_
   std::deque<Job> batch_;   // a running batch's calls not started yet
-  bool batch_open_ = false;  // a batch runs and takes more calls
   std::chrono::steady_clock::time_point call_started_{};  // the batch call running now; {}: none
+  // A batch runs and takes more calls. Atomic: the watch and wait_readable
+  // read it without the lock.
   std::atomic<bool> batch_running_{false};
   std::atomic<std::uint64_t> batches_{0};  // batches started, for the watch
   std::atomic<bool> watch_asleep_{false};  // the watch waits for the next batch to wake it
