@@ -12,6 +12,7 @@
 #include <sodium.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -105,14 +106,26 @@ std::optional<RoundState> parse_state(std::string_view text, std::int64_t now) {
   return state;
 }
 
+// The params that change from one attempt of a request to its retries.
+constexpr std::array<std::string_view, 3> kUndigested = {"_meta", "inputResponses", "requestState"};
+
 }  // namespace
 
 std::string params_digest(const json::object& params) {
   json::object bound = params;
-  bound.erase("_meta");
-  bound.erase("inputResponses");
-  bound.erase("requestState");
+  for (std::string_view key : kUndigested) bound.erase(key);
   return sha256_hex(sha256(canonical_json(bound)));
+}
+
+bool tool_call_digest_applies(const json::object& params) {
+  const auto* arguments = params.if_contains("arguments");
+  if (!arguments || !arguments->is_object()) return false;
+  for (const auto& member : params) {
+    const std::string_view key = member.key();
+    const bool undigested = std::find(kUndigested.begin(), kUndigested.end(), key) != kUndigested.end();
+    if (key != "name" && key != "arguments" && !undigested) return false;
+  }
+  return true;
 }
 
 std::string tool_call_digest(std::string_view name, const json::value& arguments) {

@@ -40,8 +40,10 @@ struct StateBinding {
 // "_meta", "inputResponses" and "requestState": what stays the same from one
 // attempt of a request to its retries.
 std::string params_digest(const boost::json::object& params);
-// params_digest of a tools/call whose params are `name` and `arguments` (an
-// object) and nothing else but the three it leaves out.
+// Whether a tools/call's `params` are its name and an arguments object and
+// nothing else but the three params_digest leaves out: then
+// tool_call_digest of the name and arguments is their params_digest.
+bool tool_call_digest_applies(const boost::json::object& params);
 std::string tool_call_digest(std::string_view name, const boost::json::value& arguments);
 
 // Seals and opens requestState tokens with one 32-byte key. Replicas that

@@ -68,20 +68,6 @@ std::vector<boost::json::object> build_tool_listing(const ToolRoutes& routes) {
   return listing;
 }
 
-Session::Session(const ServerState& server, Send send)
-    : server_(server),
-      server_info_{{"name", server.config.server.name}, {"version", server.version}},
-      send_(std::move(send)),
-      log_threshold_(AIRLOCK_CLIENT_LOG_INFO),
-      catalog_(server.routes.content().catalog()) {
-  ensure_sodium();
-  unsigned char bytes[16];
-  randombytes_buf(bytes, sizeof bytes);
-  char hex[sizeof bytes * 2 + 1];
-  sodium_bin2hex(hex, sizeof hex, bytes, sizeof bytes);
-  task_owner_ = std::string("session:") + hex;
-}
-
 // No random owner to make and throw away: a getrandom call per stateless
 // request was 4% of its CPU.
 Session::Session(const ServerState& server, Send send, std::string session_id, std::string caller)
@@ -95,6 +81,15 @@ Session::Session(const ServerState& server, Send send, std::string session_id, s
                                          : std::string("anonymous")),
       log_threshold_(AIRLOCK_CLIENT_LOG_INFO),
       catalog_(server.routes.content().catalog()) {}
+
+Session::Session(const ServerState& server, Send send) : Session(server, std::move(send), {}, {}) {
+  ensure_sodium();
+  unsigned char bytes[16];
+  randombytes_buf(bytes, sizeof bytes);
+  char hex[sizeof bytes * 2 + 1];
+  sodium_bin2hex(hex, sizeof hex, bytes, sizeof bytes);
+  task_owner_ = std::string("session:") + hex;
+}
 
 Session::~Session() { close(); }
 

@@ -20,21 +20,6 @@
 namespace airlock::host {
 namespace {
 
-// True when `params`, less what params_digest leaves out, is exactly a
-// tools/call's name and its arguments object, which the call keeps: then
-// tool_call_digest makes the same digest later.
-bool tool_call_digest_matches(std::string_view method, const boost::json::object& params) {
-  if (method != "tools/call") return false;
-  const auto* arguments = params.if_contains("arguments");
-  if (!arguments || !arguments->is_object()) return false;
-  for (const auto& member : params) {
-    const std::string_view key = member.key();
-    if (key != "name" && key != "arguments" && key != "_meta" && key != "inputResponses" && key != "requestState")
-      return false;
-  }
-  return true;
-}
-
 // A requestState grows with every answer it carries; past this a client
 // would be sending back more than any tool should need.
 constexpr std::size_t kMaxRequestStateBytes = 256 * 1024;
@@ -89,7 +74,7 @@ bool Session::open_round(const jsonrpc::Message& m, const std::shared_ptr<InFlig
   // the whole params (at 256 KiB of arguments, more than the chain costs):
   // a tools/call of a name and arguments alone, as good as every one, has
   // it made again from those when its tool asks (round_outcome).
-  if (params.contains("requestState") || !tool_call_digest_matches(call->state_method, params))
+  if (params.contains("requestState") || call->state_method != "tools/call" || !tool_call_digest_applies(params))
     call->state_digest = params_digest(params);
   RoundState carried;
   if (const auto* v = params.if_contains("requestState"); v) {

@@ -34,6 +34,7 @@ namespace airlock::host {
 // empty one allocates nothing (a deque allocates 576 bytes before its first
 // element, on every call).
 using LentStrings = std::list<std::string>;
+
 struct Config;
 class Metrics;
 // A call points at these, never into them (egress/fetcher.hpp, audit/audit_event.hpp).

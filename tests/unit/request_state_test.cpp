@@ -298,6 +298,14 @@ TEST(ParamsDigest, AToolCallsDigestFromItsPartsIsItsParamsDigest) {
   EXPECT_NE(params_digest(params(R"({"name":"t","arguments":{"a":1.5,"b":{"c":[1,"\u00e9"],"d":true}},"task":{}})")),
             tool_call_digest("t", arguments));
   EXPECT_NE(tool_call_digest("u", arguments), tool_call_digest("t", arguments));
+
+  // When the digest may be made from the parts, and when the params hold
+  // more than the parts say.
+  EXPECT_TRUE(tool_call_digest_applies(params(R"({"name":"t","arguments":{},"_meta":{},"requestState":"1.x"})")));
+  EXPECT_TRUE(tool_call_digest_applies(params(R"({"name":"t","arguments":{},"inputResponses":{}})")));
+  EXPECT_FALSE(tool_call_digest_applies(params(R"({"name":"t"})")));
+  EXPECT_FALSE(tool_call_digest_applies(params(R"({"name":"t","arguments":null})")));
+  EXPECT_FALSE(tool_call_digest_applies(params(R"({"name":"t","arguments":{},"task":{}})")));
 }
 
 // --- key files
