@@ -7,6 +7,7 @@
 #include <boost/json/serialize.hpp>
 
 #include <cstddef>
+#include <new>
 
 namespace airlock::host::jsonrpc {
 namespace {
@@ -18,16 +19,42 @@ bool valid_id(const boost::json::value& id) { return id.is_string() || id.is_int
 // per-thread cache. A monotonic_resource alone makes blocks of at least
 // 1 KiB plus a header: past the cache's largest size, and glibc
 // consolidates its fast bins before every such request, on every call.
-// Past the first block it grows as a monotonic_resource does.
+// Past the first block it grows as a monotonic_resource does, except for
+// large pieces (a tool's arguments, mostly one long string): each gets an
+// allocation of its own size. The monotonic_resource would round one up to
+// the next power of two, nearly doubling what every queued call holds.
 class MessageArena final : public boost::json::memory_resource {
+ public:
+  MessageArena() = default;
+  MessageArena(const MessageArena&) = delete;
+  MessageArena& operator=(const MessageArena&) = delete;
+  ~MessageArena() override {
+    while (large_) {
+      Large* next = large_->next;
+      ::operator delete(large_);
+      large_ = next;
+    }
+  }
+
  private:
-  void* do_allocate(std::size_t n, std::size_t align) override { return blocks_.allocate(n, align); }
+  static constexpr std::size_t kLarge = 16 * 1024;
+  // Sits in front of a large piece, keeping max_align_t alignment for it.
+  struct alignas(std::max_align_t) Large {
+    Large* next;
+  };
+
+  void* do_allocate(std::size_t n, std::size_t align) override {
+    if (n < kLarge || align > alignof(std::max_align_t)) return blocks_.allocate(n, align);
+    large_ = ::new (::operator new(sizeof(Large) + n)) Large{large_};
+    return large_ + 1;
+  }
   void do_deallocate(void*, std::size_t, std::size_t) override {}
   bool do_is_equal(const memory_resource& other) const noexcept override { return this == &other; }
 
+  Large* large_ = nullptr;
   // The whole object, with make_shared_resource's count and vtable, stays
   // under the cache's 1,032 bytes.
-  alignas(std::max_align_t) unsigned char first_block_[832];
+  alignas(std::max_align_t) unsigned char first_block_[816];
   boost::json::monotonic_resource blocks_{first_block_, sizeof first_block_};
 };
 
@@ -62,6 +89,7 @@ std::variant<Message, Failure> parse(std::string_view text) {
   if (!obj) return Failure{kInvalidRequest, "invalid request: a message must be a JSON object", nullptr};
 
   Message m;
+  m.bytes = text.size();
   const auto* id = obj->if_contains("id");
   if (id && !valid_id(*id))
     return Failure{kInvalidRequest, "invalid request: id must be a string or an integer", nullptr};
@@ -90,7 +118,8 @@ std::variant<Message, Failure> parse(std::string_view text) {
       return Failure{kInvalidRequest, "invalid request: params must be an object or an array", m.id};
     // Move-constructed, not assigned: assigning a value into one with other
     // storage deep-copies it, and params is most of the message.
-    return Message{m.kind, std::move(m.id), std::move(m.method), boost::json::value(std::move(*params)), {}, false};
+    return Message{m.kind, std::move(m.id), std::move(m.method), boost::json::value(std::move(*params)), {}, false,
+                   m.bytes};
   }
   return m;
 }
