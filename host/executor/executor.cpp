@@ -10,14 +10,27 @@ Executor::Executor(std::uint32_t workers, std::size_t capacity) : capacity_(capa
 
 Executor::~Executor() { shutdown(); }
 
-bool Executor::try_submit(std::function<void()>& job) {
+bool Executor::try_submit(std::function<void()>& job, std::size_t bytes) {
   {
     std::lock_guard lock(mutex_);
     if (stopping_ || queue_.size() >= capacity_) return false;
-    queue_.push_back(std::move(job));
+    queue_.push_back({std::move(job), bytes});
+    queued_bytes_.store(queued_bytes_.load(std::memory_order_relaxed) + bytes, std::memory_order_relaxed);
   }
   wake_.notify_one();
   return true;
+}
+
+bool Executor::wait_until_queued_under(std::size_t bytes, std::chrono::milliseconds most) {
+  // Most calls find room: no lock for them.
+  if (queued_bytes_.load(std::memory_order_relaxed) < bytes) return true;
+  std::unique_lock lock(mutex_);
+  ++room_waiters_;
+  const bool room = room_.wait_for(lock, most, [&] {
+    return stopping_ || queued_bytes_.load(std::memory_order_relaxed) < bytes;
+  });
+  --room_waiters_;
+  return room;
 }
 
 void Executor::shutdown() {
@@ -27,6 +40,7 @@ void Executor::shutdown() {
     stopping_ = true;
   }
   wake_.notify_all();
+  room_.notify_all();
   for (auto& worker : workers_)
     if (worker.joinable()) worker.join();
   workers_.clear();
@@ -65,8 +79,13 @@ void Executor::work() {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
       if (queue_.empty()) return;  // stopping, and nothing left to run
-      job = std::move(queue_.front());
+      job = std::move(queue_.front().job);
+      queued_bytes_.store(queued_bytes_.load(std::memory_order_relaxed) - queue_.front().bytes,
+                          std::memory_order_relaxed);
       queue_.pop_front();
+      // Only a transport with more to read waits, and rarely: most jobs
+      // start with nobody to tell.
+      if (room_waiters_ > 0) room_.notify_all();
     }
     // A job must not throw (tool calls catch at their edge); if one does,
     // terminating beats a silently lost worker.

@@ -3,6 +3,7 @@
 // instead of unbounded memory.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -24,8 +25,16 @@ class Executor {
   Executor& operator=(const Executor&) = delete;
 
   // Queues `job`; false (and `job` untouched) when `capacity` jobs already
-  // wait or the pool is shutting down. Any thread.
-  bool try_submit(std::function<void()>& job);
+  // wait or the pool is shutting down. Any thread. `bytes`: what the job
+  // holds while it waits (a call's message), counted until it starts.
+  bool try_submit(std::function<void()>& job, std::size_t bytes = 0);
+
+  // Waits until the jobs waiting for a worker hold less than `bytes`, or
+  // for `most`, whichever comes first; true if they do. Any thread: a
+  // transport calls it before reading more calls, so a client that sends
+  // faster than the workers run makes the server stop reading (and the
+  // client wait) instead of making it hold every message sent.
+  bool wait_until_queued_under(std::size_t bytes, std::chrono::milliseconds most);
 
   // Stops taking jobs, runs those already queued, joins. Idempotent.
   void shutdown();
@@ -41,7 +50,15 @@ class Executor {
   const std::size_t capacity_;
   std::mutex mutex_;  // guards queue_ and stopping_
   std::condition_variable wake_;
-  std::deque<std::function<void()>> queue_;
+  struct Queued {
+    std::function<void()> job;
+    std::size_t bytes;
+  };
+  std::deque<Queued> queue_;
+  // The sum of queue_'s bytes; written under mutex_, read without it too.
+  std::atomic<std::size_t> queued_bytes_{0};
+  int room_waiters_ = 0;         // threads in wait_until_queued_under
+  std::condition_variable room_;
   bool stopping_ = false;
   std::size_t running_ = 0;  // worker threads that have not returned; guarded by mutex_
   std::condition_variable ended_;

@@ -4,6 +4,7 @@
 
 #include <boost/json/value.hpp>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +30,7 @@ struct Message {
   // the "error" member with is_error set.
   boost::json::value outcome;
   bool is_error = false;
+  std::size_t bytes = 0;  // the length of the text it was read from
 };
 
 // Why a line is not a message we can act on, with the id to answer with

@@ -302,7 +302,7 @@ void Session::on_tools_call(jsonrpc::Message& m, const Scope& scope) {
   // A tool whose calls are cheap runs on the thread that read it, when its
   // transport offers that; anything else goes to a worker.
   if (route->cost.quick() && InlineCalls::offer(job)) return;
-  if (!server_.executor.try_submit(job)) {
+  if (!server_.executor.try_submit(job, m.bytes)) {
     // finish() cancels the deadline, or waits for it if it is firing now; a
     // short timeout_ms may already have answered, and a call is answered once.
     if (call->deadline && server_.timer) server_.timer->cancel(call->deadline);

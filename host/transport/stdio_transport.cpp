@@ -134,6 +134,8 @@ ssize_t StdioTransport::read_some() {
 }
 
 bool StdioTransport::read_chunk(Session& session, std::vector<Job>& batch) {
+  executor_.wait_until_queued_under(kQueuedBytes, kReadWait);
+  wait_for_client();
   const ssize_t n = read_some();
   if (n < 0) spdlog::error("stdin: read failed: {}", std::strerror(errno));
 
@@ -173,6 +175,16 @@ bool StdioTransport::read_chunk(Session& session, std::vector<Job>& batch) {
     chunk.remove_prefix(newline + 1);
   }
   return true;
+}
+
+void StdioTransport::wait_for_client() {
+  if (unwritten_bytes_.load(std::memory_order_relaxed) < kUnwrittenBytes) return;
+  std::unique_lock lock(write_mutex_);
+  reader_waits_ = true;
+  written_.wait_for(lock, kReadWait, [this] {
+    return unwritten_bytes_.load(std::memory_order_relaxed) < kUnwrittenBytes || !writing_;
+  });
+  reader_waits_ = false;
 }
 
 void StdioTransport::wait_readable() {
@@ -264,6 +276,8 @@ void StdioTransport::write(std::string message, bool may_wait) {
   if (closed_) return;
   const bool hold = may_wait && in_batch && pending_bytes_ + message.size() < kHoldBytes;
   pending_bytes_ += message.size() + 1;
+  unwritten_bytes_.store(unwritten_bytes_.load(std::memory_order_relaxed) + message.size() + 1,
+                         std::memory_order_relaxed);
   pending_.push_back(std::move(message));
   if (writing_) return;  // the thread writing now takes it along
   if (hold) {
@@ -291,22 +305,41 @@ void StdioTransport::drain(std::unique_lock<std::mutex>& lock) {
     closed_ = true;
     pending_.clear();
     pending_bytes_ = 0;
+    unwritten_bytes_.store(0, std::memory_order_relaxed);
   }
   writing_ = false;
+  if (reader_waits_) written_.notify_one();
 }
 
-bool StdioTransport::write_lines(const std::vector<std::string>& messages) {
+bool StdioTransport::write_lines(std::vector<std::string>& messages) {
   static char newline = '\n';
-  // Two parts per message, at most IOV_MAX parts per call.
-  constexpr std::size_t kPerCall = IOV_MAX / 2;
-  for (std::size_t from = 0; from < messages.size(); from += kPerCall) {
-    const std::size_t to = std::min(messages.size(), from + kPerCall);
+  // A blocking write to a pipe returns once all of it is written: however
+  // slowly the client reads, so each call takes at most kPerCall messages
+  // and, past the first, kWriteBytes. A message the client has whole is then
+  // let go before the next call, not with the rest of the lot: while a slow
+  // reader takes a lot, the answers finished meanwhile pile up behind it,
+  // and the lot must not add its own to theirs (at 256 KiB x 32 in flight,
+  // 54 answers were held at once).
+  constexpr std::size_t kPerCall = IOV_MAX / 2;  // two parts per message
+  constexpr std::size_t kWriteBytes = 256 * 1024;
+  for (std::size_t from = 0; from < messages.size();) {
     parts_.clear();
-    for (std::size_t i = from; i < to; ++i) {
-      parts_.push_back({const_cast<char*>(messages[i].data()), messages[i].size()});
+    std::size_t to = from;
+    for (std::size_t bytes = 0; to < messages.size() && to - from < kPerCall && (to == from || bytes < kWriteBytes);
+         ++to) {
+      parts_.push_back({messages[to].data(), messages[to].size()});
       parts_.push_back({&newline, 1});
+      bytes += messages[to].size() + 1;
     }
     if (!write_all(parts_.data(), static_cast<int>(parts_.size()))) return false;
+    std::size_t written = 0;
+    for (; from < to; ++from) {
+      written += messages[from].size() + 1;
+      std::string().swap(messages[from]);
+    }
+    std::lock_guard lock(write_mutex_);
+    unwritten_bytes_.store(unwritten_bytes_.load(std::memory_order_relaxed) - written, std::memory_order_relaxed);
+    if (reader_waits_) written_.notify_one();
   }
   return true;
 }

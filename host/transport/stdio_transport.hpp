@@ -74,6 +74,19 @@ class StdioTransport {
   // the client, waiting.
   static constexpr std::size_t kHoldBytes = 1024 * 1024;
 
+  // Past either of these, stdin is read on only once the calls waiting for
+  // a worker hold less (one started) and the answers not yet written hold
+  // less (the client read some). A client that sends faster than the tools
+  // run, or reads slower than they answer, then waits in write(2), as a
+  // pipe makes it, instead of the server holding everything it sent and
+  // everything it has not read (at 256 KiB x 32 in flight, most of the peak
+  // RSS, and no faster). A wait lasts kReadWait at most, so a ping or a
+  // cancellation still gets through to a pool held up by hung tools, or
+  // from a client that writes all before it reads, a chunk at a time.
+  static constexpr std::size_t kQueuedBytes = 1024 * 1024;
+  static constexpr std::size_t kUnwrittenBytes = 1024 * 1024;
+  static constexpr std::chrono::milliseconds kReadWait{50};
+
  private:
   using Job = InlineCalls::Job;
 
@@ -87,6 +100,9 @@ class StdioTransport {
   // Reads and dispatches one chunk; its cheap calls go to `batch`. False
   // at end of input.
   bool read_chunk(Session& session, std::vector<Job>& batch);
+  // Waits (kReadWait at most) until the answers not yet written hold less
+  // than kUnwrittenBytes, or nobody is writing them.
+  void wait_for_client();
   // Reads what stdin holds into chunk_, waiting (wait_readable) only when
   // it holds nothing yet: under load a read finds data, and asking first
   // would cost a poll per chunk. As read(2) returns.
@@ -112,9 +128,9 @@ class StdioTransport {
   // Writes pending_ until nothing is left. Called with write_mutex_ held and
   // writing_ false; returns with it held.
   void drain(std::unique_lock<std::mutex>& lock);
-  // Writes each of `messages` and a newline after it; false once the
-  // client is gone.
-  bool write_lines(const std::vector<std::string>& messages);
+  // Writes each of `messages` and a newline after it, emptying each once
+  // written; false once the client is gone.
+  bool write_lines(std::vector<std::string>& messages);
   // Writes all of `parts` to out_fd_; false once the client is gone.
   bool write_all(iovec* parts, int count);
 
@@ -145,9 +161,14 @@ class StdioTransport {
   std::atomic<std::uint64_t> batches_{0};  // batches started, for the watch
   std::atomic<bool> watch_asleep_{false};  // the watch waits for the next batch to wake it
 
-  std::mutex write_mutex_;  // guards pending_, pending_bytes_, writing_ and closed_
+  std::mutex write_mutex_;  // guards pending_, pending_bytes_, writing_, closed_ and reader_waits_
   std::vector<std::string> pending_;  // messages waiting for a writer, or for a batch to end
   std::size_t pending_bytes_ = 0;     // their size, newlines included
+  // pending_'s and outgoing_'s bytes not yet written; changed under
+  // write_mutex_, read without it too.
+  std::atomic<std::size_t> unwritten_bytes_{0};
+  bool reader_waits_ = false;        // the reader waits in wait_for_client
+  std::condition_variable written_;  // the writer wrote some, and the reader waits
   std::vector<std::string> outgoing_;  // what the writer writes now; only the writer touches it
   std::vector<iovec> parts_;           // outgoing_ as the writer hands it to writev
   bool writing_ = false;    // some thread is writing to out_fd_ now

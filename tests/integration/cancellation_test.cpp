@@ -1,9 +1,17 @@
-// Tool calls run concurrently with the session, and a cancelled call stops.
+// Tool calls run concurrently with the session, a client that does not read
+// is made to wait, and a cancelled call stops.
 #include "integration.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
+#include <thread>
 
 namespace airlock::test {
 namespace {
@@ -67,6 +75,56 @@ TEST(Concurrency, AnswersEveryPipelinedCallExactlyOnce) {
   }
   EXPECT_EQ(static_cast<std::size_t>(kCalls), answers.size());
   for (const auto& [id, count] : answers) EXPECT_EQ(1, count) << "id " << id;
+}
+
+// A client that sends calls faster than it reads their answers is made to
+// wait, as a pipe makes a writer wait: the server stops reading once the
+// answers it cannot write (and the calls it cannot start) hold about a
+// MiB, instead of holding all it was sent. Nothing is lost meanwhile.
+TEST(Backpressure, AClientThatSendsWithoutReadingIsMadeToWaitAndLosesNothing) {
+  std::string toml = standard_config("[chains.default]\nsteps = [\"airlock.strip-control\"]\n");
+  toml.replace(toml.find("max_message_bytes = 65536"), 25, "max_message_bytes = 1048576");
+  TempConfig config(toml);
+  std::unique_ptr<McpStdioClient> client = start_initialized(config);
+
+  constexpr int kCalls = 96;
+  const std::string text(200 * 1024, 'b');
+  std::string burst;
+  for (int i = 0; i < kCalls; ++i)
+    burst += json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", 5000 + i}, {"method", "tools/call"},
+                                          {"params", {{"name", "example.echo"}, {"arguments", {{"text", text}}}}}}) +
+             "\n";
+
+  // For a second, write what the server takes without reading an answer.
+  const int in = client->process().stdin_fd();
+  const int flags = ::fcntl(in, F_GETFL);
+  ASSERT_EQ(0, ::fcntl(in, F_SETFL, flags | O_NONBLOCK));
+  std::size_t taken = 0;
+  for (const auto until = Clock::now() + 1s; taken < burst.size() && Clock::now() < until;) {
+    const ssize_t n = ::write(in, burst.data() + taken, burst.size() - taken);
+    if (n > 0) {
+      taken += static_cast<std::size_t>(n);
+    } else {
+      ASSERT_EQ(EAGAIN, errno);
+      pollfd out{in, POLLOUT, 0};
+      ::poll(&out, 1, 10);
+    }
+  }
+  ASSERT_EQ(0, ::fcntl(in, F_SETFL, flags));
+  // What the pipes hold, a MiB of answers, another of calls waiting, the
+  // calls running and a chunk every 50 ms: a quarter of the burst at most.
+  EXPECT_LT(taken, burst.size() / 4) << "the server read " << taken << " of " << burst.size() << " bytes";
+
+  std::thread rest([&] { EXPECT_TRUE(client->process().write(std::string_view(burst).substr(taken))); });
+  std::set<std::int64_t> answered;
+  for (int i = 0; i < kCalls; ++i) {
+    const std::optional<Message> m = client->next_message(10s);
+    ASSERT_TRUE(m) << "only " << i << " of " << kCalls << " answers; stderr:\n" << client->stderr_text();
+    EXPECT_EQ(text, first_text(*m)) << m->line.substr(0, 200);
+    answered.insert(int_at(*m, "/id", -1));
+  }
+  rest.join();
+  EXPECT_EQ(static_cast<std::size_t>(kCalls), answered.size());
 }
 
 // Over stdio a tool whose calls have been cheap runs on the thread that read

@@ -124,6 +124,30 @@ TEST(Executor, TakesJobsAgainOnceTheQueueDrains) {
   EXPECT_TRUE(ran.load());
 }
 
+// A transport asks before it reads more calls: the bytes of the jobs still
+// waiting count, those of a job that started do not.
+TEST(Executor, SaysWhenTheJobsWaitingHoldLessThanAskedFor) {
+  Executor executor(1, 8);
+  Blocker blocker;
+  ASSERT_TRUE(submit(executor, blocker.job()));
+  blocker.wait_started();
+  std::function<void()> waiting = [] {};
+  ASSERT_TRUE(executor.try_submit(waiting, 1000));
+
+  EXPECT_TRUE(executor.wait_until_queued_under(1001, 0ms));
+  const auto asked = std::chrono::steady_clock::now();
+  EXPECT_FALSE(executor.wait_until_queued_under(1000, 50ms));
+  EXPECT_GE(std::chrono::steady_clock::now() - asked, 50ms) << "gave up before the time allowed";
+
+  // The job that held the bytes starts: a waiting transport hears of it.
+  std::thread later([&] {
+    std::this_thread::sleep_for(20ms);
+    blocker.release();
+  });
+  EXPECT_TRUE(executor.wait_until_queued_under(1000, 5s));
+  later.join();
+}
+
 TEST(Executor, ShutdownRunsTheJobsAlreadyQueued) {
   // Room enough that a refusal below can only mean "shutting down".
   Executor executor(1, std::size_t{1} << 24);
