@@ -283,6 +283,43 @@ TEST_F(HttpSessionTest, OverBudgetTheOldestDeliveredEventsGoFirst) {
   EXPECT_THAT(session->pull(streams.back(), cursor, sink.get()).bytes, HasSubstr(R"("id":8,"result":{})"));
 }
 
+// The connection that wrote a stream's answer and end says so; the stream
+// goes then, unless it is unanswered or another connection resumed it.
+TEST_F(HttpSessionTest, AStreamWrittenWholeIsForgottenButNotOneResumedOrUnanswered) {
+  auto session = make();
+  request(*session, "0", initialize(0));
+  auto deliver = [&](std::uint32_t stream, const std::shared_ptr<CountingSink>& sink) {
+    std::uint64_t cursor = 0;
+    EXPECT_EQ(session->attach(stream, sink, 0, cursor, false), HttpSession::Attach::ok);
+    const auto pulled = session->pull(stream, cursor, sink.get());
+    session->detach(stream, sink.get());
+    return pulled;
+  };
+  auto sink = std::make_shared<CountingSink>();
+  std::uint64_t cursor = 0;
+
+  const auto delivered = request(*session, "1", R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
+  ASSERT_TRUE(deliver(delivered, sink).ended);
+  session->forget_delivered(delivered);
+  EXPECT_EQ(session->attach(delivered, sink, 1, cursor, true), HttpSession::Attach::unknown_stream);
+
+  // Its answer not made yet: a resume will want it.
+  const auto running = request(*session, "2",
+                               R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"canary.slow","arguments":{"ms":200}}})");
+  ASSERT_FALSE(deliver(running, sink).ended);
+  session->forget_delivered(running);
+  EXPECT_EQ(session->attach(running, sink, 1, cursor, true), HttpSession::Attach::ok);
+  session->detach(running, sink.get());
+
+  // Resumed by another connection before the first one's write completed.
+  const auto resumed = request(*session, "3", R"({"jsonrpc":"2.0","id":3,"method":"ping"})");
+  ASSERT_TRUE(deliver(resumed, sink).ended);
+  auto other = std::make_shared<CountingSink>();
+  ASSERT_EQ(session->attach(resumed, other, 1, cursor, true), HttpSession::Attach::ok);
+  session->forget_delivered(resumed);
+  EXPECT_THAT(session->pull(resumed, cursor, other.get()).bytes, HasSubstr(R"("id":3,"result":{})"));
+}
+
 TEST_F(HttpSessionTest, OneStandaloneStreamAtATimeUntilTheSessionCloses) {
   auto session = make();
   request(*session, "0", initialize(0));

@@ -185,6 +185,12 @@ void Connection::release_session() {
   session_.reset();
 }
 
+void Connection::forget_delivered() {
+  // Only a stream that ended with its answer: one cut short, or ended by
+  // another connection's resume, stays for the client to resume.
+  if (auto session = std::exchange(delivering_, {}).lock()) session->forget_delivered(stream_);
+}
+
 void Connection::answer_json() {
   state_ = State::waiting_json;
   watch_for_hang_up();
@@ -207,6 +213,7 @@ void Connection::send(std::shared_ptr<Response> response, bool close) {
                             self->write_pending_ = false;
                             self->record(response->result_int());
                             if (ec) return self->close();
+                            self->forget_delivered();
                             self->after_response(!response->keep_alive());
                           });
 }
@@ -258,6 +265,7 @@ void Connection::start_stream(unsigned status) {
     auto pulled = session_->pull(stream_, cursor_, this);
     if (pulled.ended) {
       session_->detach(stream_, this);
+      delivering_ = session_;
       release_session();
       auto response = std::make_shared<Response>(static_cast<beast_http::status>(status), 11);
       set_event_stream_fields(*response);
@@ -318,6 +326,7 @@ void Connection::write_chunk(std::string bytes) {
 
 void Connection::end_stream(std::string last) {
   if (session_) session_->detach(stream_, this);
+  delivering_ = session_;
   release_session();
   // The stream's last events and its end go out in one write: on loopback a
   // write costs more than a 4 KiB event, and an answer's stream took three
@@ -336,6 +345,7 @@ void Connection::end_stream(std::string last) {
     self->disarm_timer();
     self->record_stream();
     if (ec) return self->close();
+    self->forget_delivered();
     self->after_response(self->http10_ || !self->keep_alive_ || self->draining_ || self->ctx_.draining.load());
   };
   if (http10_) return boost::asio::async_write(socket_, boost::asio::buffer(chunk_), std::move(ended));

@@ -64,6 +64,9 @@ class Connection final : public Exchange, public StreamSink, public std::enable_
   // Lets go of the session the response came from; an exchange of one
   // 2026-07-28 request is then closed (its calls cancelled if any still run).
   void release_session();
+  // The response that ended stream_ with its answer was written: the
+  // session may drop the stream's events (HttpSession::forget_delivered).
+  void forget_delivered();
   void after_response(bool close);
   void finish_json();
 
@@ -111,6 +114,7 @@ class Connection final : public Exchange, public StreamSink, public std::enable_
   std::string chunk_;
 
   std::shared_ptr<HttpSession> session_;  // while waiting or streaming
+  std::weak_ptr<HttpSession> delivering_;  // while the write that ends stream_ with its answer is out
   std::uint32_t stream_ = 0;
   std::uint64_t cursor_ = 0;
 };

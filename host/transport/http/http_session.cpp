@@ -201,6 +201,16 @@ HttpSession::Pull HttpSession::pull(std::uint32_t number, std::uint64_t& cursor,
   return out;
 }
 
+void HttpSession::forget_delivered(std::uint32_t number) {
+  std::lock_guard lock(mutex_);
+  auto it = streams_.find(number);
+  if (it == streams_.end() || number == kStandaloneStream) return;
+  const Stream& stream = it->second;
+  if (!stream.finished || stream.handed_out != stream.next_seq || !stream.sink.expired()) return;
+  for (const Event& e : stream.events) kept_bytes_ -= e.text.size();
+  streams_.erase(it);
+}
+
 bool HttpSession::answered(std::uint32_t number) const {
   std::lock_guard lock(mutex_);
   const auto it = streams_.find(number);

@@ -3,7 +3,9 @@
 // opens a stream; the session's standalone stream (GET) carries the rest.
 // Every event is kept, within a byte budget, after it is written, so a client
 // that lost its connection resumes with Last-Event-ID and misses nothing,
-// however late it comes back.
+// however late it comes back; except a request's stream whose response was
+// written whole, answer and end: its client has it all, and nothing resumes
+// a response that ended.
 #pragma once
 
 #include "mcp/session.hpp"
@@ -86,6 +88,11 @@ class HttpSession {
     bool lost = false;  // events between cursor and the oldest kept were dropped for the budget
   };
   Pull pull(std::uint32_t stream, std::uint64_t& cursor, const StreamSink* reader);
+  // The response that handed out the whole of answered `stream` was written
+  // to the end: its events go now, unless another connection took the
+  // stream over meanwhile. Keeping them would hold every answer of the
+  // session up to the replay budget (at 256 KiB x 32 sessions, 260 MiB).
+  void forget_delivered(std::uint32_t stream);
   // Whether `stream`'s request is answered already, so that one pull would
   // hand out all it will ever hold.
   bool answered(std::uint32_t stream) const;

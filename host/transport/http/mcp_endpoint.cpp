@@ -311,7 +311,8 @@ void McpEndpoint::get() {
     case HttpSession::Attach::unknown_stream:
       return exchange_.respond_error(404, jsonrpc::kInvalidRequest,
                                      "Not Found: Last-Event-ID names no stream this session still keeps "
-                                     "(transport.http.replay_bytes)");
+                                     "(a stream written whole with its answer is not kept; the others within "
+                                     "transport.http.replay_bytes)");
   }
 }
 
