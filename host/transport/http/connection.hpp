@@ -58,9 +58,11 @@ class Connection final : public Exchange, public StreamSink, public std::enable_
   void on_header(boost::system::error_code ec);
   void on_read(boost::system::error_code ec);
 
-  // The read buffer's room while waiting for a request, and for a large body.
+  // The read buffer's room while waiting for a request (at least; see
+  // first_read_bytes_), and for a large body; what a header is allowed.
   static constexpr std::size_t kIdleBufferBytes = 4096;
   static constexpr std::size_t kLargeReadBytes = 64 * 1024;
+  static constexpr std::size_t kHeaderRoom = 1024;
   // Lets go of the session the response came from; an exchange of one
   // 2026-07-28 request is then closed (its calls cancelled if any still run).
   void release_session();
@@ -112,6 +114,7 @@ class Connection final : public Exchange, public StreamSink, public std::enable_
 
   std::shared_ptr<boost::beast::http::response<boost::beast::http::empty_body>> stream_header_;
   std::string chunk_;
+  std::size_t first_read_bytes_ = kIdleBufferBytes;  // the last request's size, header room included
 
   std::shared_ptr<HttpSession> session_;  // while waiting or streaming
   std::weak_ptr<HttpSession> delivering_;  // while the write that ends stream_ with its answer is out
