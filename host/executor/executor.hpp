@@ -48,7 +48,7 @@ class Executor {
   void work();
 
   const std::size_t capacity_;
-  std::mutex mutex_;  // guards queue_ and stopping_
+  std::mutex mutex_;  // guards queue_, stopping_ and room_waiters_
   std::condition_variable wake_;
   struct Queued {
     std::function<void()> job;

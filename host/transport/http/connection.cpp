@@ -342,6 +342,7 @@ void Connection::end_stream(std::string last) {
   // A 1.0 stream has no last chunk: the close is its end.
   if (http10_ && chunk_.empty()) {
     record_stream();
+    forget_delivered();
     return after_response(true);
   }
   write_pending_ = true;

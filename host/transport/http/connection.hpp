@@ -59,7 +59,8 @@ class Connection final : public Exchange, public StreamSink, public std::enable_
   void on_read(boost::system::error_code ec);
 
   // The read buffer's room while waiting for a request (at least; see
-  // first_read_bytes_), and for a large body; what a header is allowed.
+  // first_read_bytes_), and for a large body; and what first_read_bytes_
+  // adds to a body for its header.
   static constexpr std::size_t kIdleBufferBytes = 4096;
   static constexpr std::size_t kLargeReadBytes = 64 * 1024;
   static constexpr std::size_t kHeaderRoom = 1024;
@@ -96,6 +97,7 @@ class Connection final : public Exchange, public StreamSink, public std::enable_
   Socket socket_;
   boost::asio::steady_timer timer_;
   boost::beast::flat_buffer buffer_;
+  std::size_t first_read_bytes_ = kIdleBufferBytes;  // room for a request like the last, header included
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
 
   State state_ = State::idle;
@@ -114,7 +116,6 @@ class Connection final : public Exchange, public StreamSink, public std::enable_
 
   std::shared_ptr<boost::beast::http::response<boost::beast::http::empty_body>> stream_header_;
   std::string chunk_;
-  std::size_t first_read_bytes_ = kIdleBufferBytes;  // the last request's size, header room included
 
   std::shared_ptr<HttpSession> session_;  // while waiting or streaming
   std::weak_ptr<HttpSession> delivering_;  // while the write that ends stream_ with its answer is out
