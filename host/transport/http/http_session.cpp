@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include <charconv>
+#include <iterator>
 
 namespace airlock::host::http {
 
@@ -122,14 +123,7 @@ void HttpSession::enforce_budget_locked() {
   if (kept_bytes_ <= limits_.replay_bytes && streams_.size() <= kMaxKeptStreams) return;
   for (auto it = streams_.begin();
        it != streams_.end() && (kept_bytes_ > limits_.replay_bytes || streams_.size() > kMaxKeptStreams);) {
-    Stream& s = it->second;
-    const bool all_handed_out = s.next_seq == s.handed_out || (s.events.empty());
-    if (it->first != kStandaloneStream && s.finished && all_handed_out && s.sink.expired()) {
-      for (const Event& e : s.events) kept_bytes_ -= e.text.size();
-      it = streams_.erase(it);
-    } else {
-      ++it;
-    }
+    it = delivered(it->first, it->second) ? erase_locked(it) : std::next(it);
   }
   // Within budget once answered streams are gone (the usual case, where
   // only their count was over): the streams still open need no visit.
@@ -203,12 +197,18 @@ HttpSession::Pull HttpSession::pull(std::uint32_t number, std::uint64_t& cursor,
 
 void HttpSession::forget_delivered(std::uint32_t number) {
   std::lock_guard lock(mutex_);
-  auto it = streams_.find(number);
-  if (it == streams_.end() || number == kStandaloneStream) return;
-  const Stream& stream = it->second;
-  if (!stream.finished || stream.handed_out != stream.next_seq || !stream.sink.expired()) return;
-  for (const Event& e : stream.events) kept_bytes_ -= e.text.size();
-  streams_.erase(it);
+  if (auto it = streams_.find(number); it != streams_.end() && delivered(number, it->second)) erase_locked(it);
+}
+
+bool HttpSession::delivered(std::uint32_t number, const Stream& stream) {
+  const bool all_handed_out = stream.next_seq == stream.handed_out || stream.events.empty();
+  return number != kStandaloneStream && stream.finished && all_handed_out && stream.sink.expired();
+}
+
+std::map<std::uint32_t, HttpSession::Stream>::iterator HttpSession::erase_locked(
+    std::map<std::uint32_t, Stream>::iterator it) {
+  for (const Event& e : it->second.events) kept_bytes_ -= e.text.size();
+  return streams_.erase(it);
 }
 
 bool HttpSession::answered(std::uint32_t number) const {

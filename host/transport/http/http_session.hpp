@@ -134,6 +134,11 @@ class HttpSession {
   void end_stream(std::string_view request_key);
   std::shared_ptr<StreamSink> append_locked(std::uint32_t number, Stream& stream, std::string_view message);
   void enforce_budget_locked();
+  // A request's stream answered and handed out whole, with no connection
+  // on it: its client has all of it.
+  static bool delivered(std::uint32_t number, const Stream& stream);
+  // Drops a stream and its events from the budget; the next stream.
+  std::map<std::uint32_t, Stream>::iterator erase_locked(std::map<std::uint32_t, Stream>::iterator it);
 
   const std::string id_;
   const std::string identity_;
