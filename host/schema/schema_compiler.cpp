@@ -1,6 +1,9 @@
 // Compiling a tool's JSON Schema, once, when its plugin registers.
 // valijson 1.0 checks the simple keywords; the structure around them,
-// regular expressions and multipleOf are ours (schema_walker.cpp says why).
+// regular expressions and multipleOf are ours (schema_walker.cpp says why),
+// and so are "type" and "required", which nearly every tool schema has at
+// every level: checked in place, they cost a few compares where a valijson
+// call costs more than the rest of a small tool call.
 //
 // compile_graph() walks the schema and builds a graph of Nodes, one per schema
 // location. Each Node holds Checks: one keyword, or a group of keywords that
@@ -127,10 +130,6 @@ bool is_number_leaf(std::string_view k) {
 
 bool is_count_leaf(std::string_view k) {
   return is_one_of(k, {"maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties"});
-}
-
-bool is_type_name(std::string_view t) {
-  return is_one_of(t, {"null", "boolean", "object", "array", "number", "string", "integer"});
 }
 
 class Compiler {
@@ -272,7 +271,7 @@ void Compiler::fill(Node& n, const json::object& o, int depth) {
   }
   // "type" first: when the type is wrong, that is the failure worth naming.
   std::stable_partition(n.checks.begin(), n.checks.end(),
-                        [](const Check& c) { return c.kind == CheckKind::leaf && c.keyword == "type"; });
+                        [](const Check& c) { return c.kind == CheckKind::type; });
 }
 
 std::shared_ptr<const re2::RE2> Compiler::checked_regex(std::string_view key, std::string_view pattern,
@@ -297,15 +296,18 @@ Check Compiler::leaf(std::string_view key, const json::value& v, const std::stri
   };
   if (key == "type") {
     if (v.is_string()) {
-      if (!is_type_name(v.get_string())) malformed("a JSON Schema type name");
+      c.types = type_bit(v.get_string());
+      if (c.types == 0) malformed("a JSON Schema type name");
     } else if (v.is_array() && !v.get_array().empty()) {
-      std::set<std::string_view> seen;
-      for (const auto& t : v.get_array())
-        if (!t.is_string() || !is_type_name(t.get_string()) || !seen.insert(t.get_string()).second)
-          malformed("a type name or an array of distinct type names");
+      for (const auto& t : v.get_array()) {
+        const unsigned b = t.is_string() ? type_bit(t.get_string()) : 0;
+        if (b == 0 || (c.types & b)) malformed("a type name or an array of distinct type names");
+        c.types |= b;
+      }
     } else {
       malformed("a type name or an array of distinct type names");
     }
+    c.kind = CheckKind::type;
   } else if (key == "enum") {
     if (!v.is_array()) malformed("an array");
   } else if (key == "pattern") {
@@ -318,6 +320,7 @@ Check Compiler::leaf(std::string_view key, const json::value& v, const std::stri
     if (!v.is_array()) malformed("an array of strings");
     for (const auto& name : v.get_array())
       if (!name.is_string()) malformed("an array of strings");
+    c.kind = CheckKind::required;
   } else if (is_number_leaf(key)) {
     if (!v.is_number()) malformed("a number");
     if (key == "multipleOf") {

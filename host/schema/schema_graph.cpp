@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace airlock::host::schema {
 namespace {
@@ -10,7 +11,34 @@ bool integral_in_int64(double d) {
   return std::trunc(d) == d && d >= -9223372036854775808.0 && d < 9223372036854775808.0;
 }
 
+constexpr std::string_view kTypeNames[] = {"null", "boolean", "object", "array", "number", "string", "integer"};
+constexpr unsigned bit(std::string_view name) {
+  for (unsigned i = 0; i < std::size(kTypeNames); ++i)
+    if (kTypeNames[i] == name) return 1u << i;
+  return 0;
+}
+
 }  // namespace
+
+unsigned type_bit(std::string_view name) { return bit(name); }
+
+bool has_type(const json::value& v, unsigned types) {
+  switch (v.kind()) {
+    case json::kind::null: return types & bit("null");
+    case json::kind::bool_: return types & bit("boolean");
+    case json::kind::object: return types & bit("object");
+    case json::kind::array: return types & bit("array");
+    case json::kind::string: return types & bit("string");
+    case json::kind::int64:
+    case json::kind::uint64: return types & (bit("number") | bit("integer"));
+    case json::kind::double_: {
+      if (types & bit("number")) return true;
+      const double d = v.get_double();
+      return (types & bit("integer")) && std::isfinite(d) && std::trunc(d) == d;
+    }
+  }
+  return false;
+}
 
 std::string escape_token(std::string_view s) {
   std::string out;

@@ -45,7 +45,9 @@ using Adapter = valijson::adapters::BoostJsonAdapter;
 struct Node;
 
 enum class CheckKind {
-  leaf,            // a keyword valijson checks (type, enum, minimum, required, ...)
+  leaf,            // a keyword valijson checks (enum, const, minimum, maxLength, ...)
+  type,            // "type" and "required", the keywords nearly every tool schema
+  required,        // has, are checked here: a valijson call costs more than the call
   pattern,         // RE2
   multiple_of,
   members,         // properties + patternProperties + additionalProperties
@@ -82,6 +84,7 @@ struct Check {
   std::unique_ptr<valijson::Schema> alone;
 
   std::shared_ptr<const re2::RE2> regex;   // pattern
+  unsigned types = 0;                      // type: a bit per type name (type_bit)
   double divisor = 1;                      // multiple_of
   std::optional<std::int64_t> int_divisor;
 
@@ -118,6 +121,12 @@ struct SchemaGraph {
     return visitor.validateSchema(s);
   }
 };
+
+// The bit of a JSON Schema type name in Check::types; 0 for any other name.
+unsigned type_bit(std::string_view name);
+// Whether `instance` is of one of the types in `types`. An integral double
+// (2.0) is an "integer", as every draft since 06 says.
+bool has_type(const json::value& instance, unsigned types);
 
 // A name as an RFC 6901 JSON-pointer token ("~" -> "~0", "/" -> "~1").
 std::string escape_token(std::string_view s);

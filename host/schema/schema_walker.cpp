@@ -1,7 +1,8 @@
 // Validating an instance: first_failure() walks the graph (schema_graph.hpp)
-// with the instance. At each Node, valijson checks
-// the simple keywords together (one compiled bundle); only when the bundle
-// fails does the walk ask each keyword alone, to name it. The walk recurses
+// with the instance. At each Node, "type" and "required" are checked in
+// place and valijson checks the other simple keywords together (one compiled
+// bundle); only when one fails does the walk ask each keyword alone, to name
+// it. The walk recurses
 // through applicators itself because valijson cannot be used whole:
 //   - its patternProperties builds a std::regex on every call, and std::regex
 //     recurses once per input character: a long enough argument string
@@ -82,25 +83,53 @@ class Walker {
     return ok;
   }
 
+  // The keywords checked in place, and those valijson checks: when they all
+  // hold, which is nearly always, one valijson call at most says so.
   bool leaves(const Node& n, const json::value& inst) {
-    if (n.leaves && c_.holds(*n.leaves, inst)) return true;
-    if (n.leaves && !out_) return false;
+    if (n.leaves) {
+      if (own_leaves_hold(n, inst) && c_.holds(*n.leaves, inst)) return true;
+      if (!out_) return false;
+    }
     for (const Check& c : n.checks) {
-      if (c.kind != CheckKind::leaf || c_.holds(*c.alone, inst)) continue;
-      if (c.keyword == "required" && out_) {  // point at the missing name in the schema
-        const auto& names = c.value.get_array();
-        for (std::size_t i = 0; i < names.size(); ++i)
-          if (!has_name(inst.get_object(), names[i].get_string()))
-            return fail(c.path + '/' + std::to_string(i), c.keyword);
+      switch (c.kind) {
+        case CheckKind::type:
+          if (!has_type(inst, c.types)) return fail(c);
+          break;
+        case CheckKind::required:
+          if (auto missing = first_missing(c, inst)) return fail(c.path + '/' + std::to_string(*missing), c.keyword);
+          break;
+        case CheckKind::leaf:
+          if (!c_.holds(*c.alone, inst)) return fail(c);
+          break;
+        default: break;
       }
-      return fail(c);
     }
     return !n.leaves || fail(n.path, "");  // the bundle failed, yet no leaf alone did: cannot happen
   }
 
+  static bool own_leaves_hold(const Node& n, const json::value& inst) {
+    for (const Check& c : n.checks) {
+      if (c.kind == CheckKind::type && !has_type(inst, c.types)) return false;
+      if (c.kind == CheckKind::required && first_missing(c, inst)) return false;
+    }
+    return true;
+  }
+
+  // The index in "required" of the first name `inst` lacks; none when it is
+  // not an object (then "required" says nothing).
+  static std::optional<std::size_t> first_missing(const Check& c, const json::value& inst) {
+    if (!inst.is_object()) return std::nullopt;
+    const auto& names = c.value.get_array();
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (!has_name(inst.get_object(), names[i].get_string())) return i;
+    return std::nullopt;
+  }
+
   bool check(const Check& c, const json::value& inst) {
     switch (c.kind) {
-      case CheckKind::leaf: return true;  // done in leaves()
+      case CheckKind::leaf:
+      case CheckKind::type:
+      case CheckKind::required: return true;  // done in leaves()
       case CheckKind::pattern:
         return !inst.is_string() || RE2::PartialMatch(std::string_view(inst.get_string()), *c.regex) || fail(c);
       case CheckKind::multiple_of: return is_multiple(inst, c) || fail(c);

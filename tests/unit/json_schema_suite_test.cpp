@@ -46,10 +46,6 @@ struct KnownFailure {
 const std::vector<std::string> kDraft7Runs = {"draft7", "draft7 without $schema"};
 
 const std::vector<KnownFailure> kKnownFailures = {
-    {kDraft7Runs, "optional/bignum.json / integer / a bignum is an integer",
-     "integers beyond 64 bits arrive as doubles and are numbers, not integers, to airlock"},
-    {kDraft7Runs, "optional/bignum.json / integer / a negative bignum is an integer",
-     "integers beyond 64 bits arrive as doubles and are numbers, not integers, to airlock"},
     {kDraft7Runs,
      "optional/content.json / validation of string-encoded content based on media type / an invalid JSON document",
      "contentMediaType is an annotation in airlock, as in 2020-12"},

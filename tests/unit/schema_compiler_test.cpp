@@ -75,12 +75,27 @@ TEST(SchemaCompiler, GivesALocalRefItsTargetsNodeRatherThanACopy) {
   EXPECT_EQ(a->path, "/$defs/name");
 }
 
-TEST(SchemaCompiler, BundlesANodesLeavesOnlyWhenItHasTwoOrMore) {
-  const auto graph = graph_of(R"({"type":"object","properties":{"one":{"type":"string"},"two":{"type":"integer","minimum":0}}})");
+TEST(SchemaCompiler, BundlesANodesValijsonLeavesOnlyWhenItHasTwoOrMore) {
+  const auto graph = graph_of(
+      R"({"type":"object","properties":{"one":{"type":"integer","minimum":0},"two":{"type":"integer","minimum":0,"maximum":9}}})");
   const Check& members = check_named(*graph->root, "properties");
   EXPECT_EQ(members.members[0].schema->leaves, nullptr);
   EXPECT_NE(members.members[1].schema->leaves, nullptr);
-  for (const Check& c : members.members[1].schema->checks) EXPECT_NE(c.alone, nullptr) << c.keyword;
+  for (const Check& c : members.members[1].schema->checks) {
+    if (c.kind == CheckKind::leaf) {
+      EXPECT_NE(c.alone, nullptr) << c.keyword;
+    }
+  }
+}
+
+TEST(SchemaCompiler, ChecksTypeAndRequiredItselfWithoutValijson) {
+  const auto graph = graph_of(R"({"type":["object","null"],"required":["a"],"properties":{"a":{"type":"string"}}})");
+  const Check& type = check_named(*graph->root, "type");
+  EXPECT_EQ(type.kind, CheckKind::type);
+  EXPECT_EQ(type.alone, nullptr);
+  EXPECT_EQ(type.types, type_bit("object") | type_bit("null"));
+  EXPECT_EQ(check_named(*graph->root, "required").kind, CheckKind::required);
+  EXPECT_EQ(graph->root->leaves, nullptr);
 }
 
 TEST(SchemaCompiler, RefusesNamingTheKeywordAndWhereItIs) {
