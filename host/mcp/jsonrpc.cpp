@@ -1,5 +1,6 @@
 #include "mcp/jsonrpc.hpp"
 
+#include "util/json_text.hpp"
 #include "util/strict_json.hpp"
 
 #include <boost/json/monotonic_resource.hpp>
@@ -126,7 +127,8 @@ std::variant<Message, Failure> parse(std::string_view text) {
 
 std::string result_prefix(const boost::json::value& id) {
   std::string out = R"({"jsonrpc":"2.0","id":)";
-  out.append(boost::json::serialize(id)).append(R"(,"result":)");
+  append_json(out, id);  // an id is an integer or a short string: no serializer needed
+  out.append(R"(,"result":)");
   return out;
 }
 

@@ -94,18 +94,18 @@ Session::Session(const ServerState& server, Send send) : Session(server, std::mo
 Session::~Session() { close(); }
 
 void Session::reply(const boost::json::value& id, std::string_view result_json) {
-  const std::string key = boost::json::serialize(id);
+  const std::string key = to_json(id);
   send_(jsonrpc::result(id, result_json), Outbound{key, true});
 }
 
 void Session::reply_error(const boost::json::value& id, int code, std::string_view message) {
-  const std::string key = id.is_null() ? std::string() : boost::json::serialize(id);
+  const std::string key = id.is_null() ? std::string() : to_json(id);
   send_(jsonrpc::error(id, code, message), Outbound{key, true});
 }
 
 void Session::reply_error(const boost::json::value& id, int code, std::string_view message,
                           const boost::json::value& data) {
-  const std::string key = id.is_null() ? std::string() : boost::json::serialize(id);
+  const std::string key = id.is_null() ? std::string() : to_json(id);
   send_(jsonrpc::error(id, code, message, data), Outbound{key, true});
 }
 
@@ -275,7 +275,7 @@ void Session::on_tools_call(jsonrpc::Message& m, const Scope& scope) {
       call->progress_token.emplace(*token, boost::json::storage_ptr());
   }
 
-  const std::string& key = call->key = boost::json::serialize(m.id);
+  const std::string& key = call->key = to_json(m.id);
   // 2025-11-25: a client that asks for a task gets one from the start.
   if (!scope)
     if (const auto* task = m.params.get_object().if_contains("task");
@@ -497,7 +497,7 @@ CallChannel::Reply Session::request_client(const InFlight& call, std::string_vie
 }
 
 void Session::on_response(const jsonrpc::Message& m) {
-  std::string key = boost::json::serialize(m.id);
+  std::string key = to_json(m.id);
   std::string outcome = to_json(m.outcome);
   {
     std::lock_guard lock(client_requests_mutex_);

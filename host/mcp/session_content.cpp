@@ -184,7 +184,7 @@ void Session::run_content_job(const jsonrpc::Message& m, const Scope& scope, Con
     call->state_method = state_method;
     if (!open_round(m, call)) return;
   }
-  const std::string& key = call->key = boost::json::serialize(m.id);
+  const std::string& key = call->key = to_json(m.id);
   {
     std::lock_guard lock(calls_mutex_);
     if (closed_) return;
@@ -314,7 +314,7 @@ void Session::subscribe(const jsonrpc::Message& m, bool subscribe) {
   if (!uri) return reply_error(m.id, jsonrpc::kInvalidParams, fmt::format("{}: params.uri must be a string", method));
   if (subscribe) {
     if (!catalog_->resolve(*uri)) {
-      const std::string key = boost::json::serialize(m.id);
+      const std::string key = to_json(m.id);
       boost::json::object error{{"code", kResourceNotFound},
                                 {"message", kResourceNotFoundMessage},
                                 {"data", boost::json::object{{"uri", *uri}}}};

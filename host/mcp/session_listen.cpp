@@ -51,7 +51,7 @@ void Session::on_listen(jsonrpc::Message& m, const Scope& scope) {
 
   auto listen = std::make_shared<Listen>();
   listen->id = boost::json::value(m.id, boost::json::storage_ptr());
-  listen->key = boost::json::serialize(m.id);
+  listen->key = to_json(m.id);
   const bool resources = catalog_ && catalog_->serves_resources();
   listen->tools = asked(wanted, "toolsListChanged");
   listen->prompts = asked(wanted, "promptsListChanged") && catalog_ && catalog_->serves_prompts();
