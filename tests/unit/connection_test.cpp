@@ -234,6 +234,28 @@ TEST_F(ConnectionTest, AnIdleKeepAliveConnectionIsClosedByTheServer) {
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(4));
 }
 
+// The timer is re-armed lazily (a standing wait that ends early waits
+// again for the rest): a connection in steady use for several read and
+// idle timeouts is never cut by a deadline it has since moved, and the
+// idle timeout still counts from its last request.
+TEST_F(ConnectionTest, AConnectionInUseLongerThanItsTimeoutsIsNotCutAndIdlesOutAfterItsLastRequest) {
+  auto socket = connect();
+  const auto first = std::chrono::steady_clock::now();
+  int answered = 0;
+  while (std::chrono::steady_clock::now() - first < std::chrono::milliseconds(1200)) {  // 4 read timeouts
+    write(socket, post("/echo", std::to_string(answered)));
+    ASSERT_THAT(read_responses(socket, 1), HasSubstr("echo:" + std::to_string(answered)));
+    ++answered;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(handler_->served.load(), answered);
+  const auto last = std::chrono::steady_clock::now();
+  EXPECT_EQ(read_to_close(socket), "");  // no 408, no bytes: the idle close
+  const auto idle = std::chrono::steady_clock::now() - last;
+  EXPECT_GE(idle, std::chrono::milliseconds(350));  // idle_timeout_ms is 400
+  EXPECT_LT(idle, std::chrono::seconds(2));
+}
+
 TEST_F(ConnectionTest, BytesThatAreNotHttpGet400AndAClose) {
   auto socket = connect();
   write(socket, "HELLO\r\n\r\n");

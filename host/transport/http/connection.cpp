@@ -373,18 +373,38 @@ void Connection::watch_for_hang_up() {
 
 // ---- timers, closing, accounting -------------------------------------------
 
+// Arming only moves deadline_ while the standing wait ends no later than
+// it: that wait, when it ends, waits again for the rest. A request arms and
+// disarms three times (idle, reading, handling); each asio re-arm cancels a
+// wait, runs its handler and queues a new one, which cost more than the
+// rest of a small request's HTTP handling.
 void Connection::arm_timer(std::chrono::steady_clock::duration after) {
+  deadline_ = std::chrono::steady_clock::now() + after;
+  if (timer_waiting_ && timer_.expiry() <= deadline_) return;
+  start_wait();
+}
+
+void Connection::disarm_timer() { deadline_ = kNoDeadline; }
+
+void Connection::start_wait() {
   const std::uint64_t generation = ++timer_generation_;
-  timer_.expires_after(after);
+  timer_waiting_ = true;
+  timer_.expires_at(deadline_);  // a standing wait ends now, superseded
   timer_.async_wait([self = shared_from_this(), generation](boost::system::error_code ec) {
-    if (ec || generation != self->timer_generation_) return;
+    if (generation != self->timer_generation_) return;
+    self->timer_waiting_ = false;
+    if (ec || self->state_ == State::closed || self->deadline_ == kNoDeadline) return;
+    if (std::chrono::steady_clock::now() < self->deadline_) return self->start_wait();
+    self->deadline_ = kNoDeadline;
     self->on_timer();
   });
 }
 
-void Connection::disarm_timer() {
+void Connection::stop_timer() {
+  deadline_ = kNoDeadline;
   ++timer_generation_;
-  timer_.cancel();
+  timer_waiting_ = false;
+  timer_.cancel();  // its handler, and the connection it holds, go now
 }
 
 void Connection::on_timer() {
@@ -409,7 +429,7 @@ void Connection::close() {
   state_ = State::closed;
   if (session_) session_->detach(stream_, this);
   release_session();
-  disarm_timer();
+  stop_timer();
   boost::system::error_code ignored;
   socket_.shutdown(Socket::shutdown_both, ignored);
   socket_.close(ignored);

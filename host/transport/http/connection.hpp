@@ -83,8 +83,12 @@ class Connection final : public Exchange, public StreamSink, public std::enable_
   // hangs up (or pipelines the next request).
   void watch_for_hang_up();
 
+  // on_timer() runs `after` from now, unless disarmed or armed again first.
   void arm_timer(std::chrono::steady_clock::duration after);
   void disarm_timer();
+  void start_wait();
+  // Closing: no wait stands on the timer afterwards.
+  void stop_timer();
   void on_timer();
   void close();
   void record_stream();
@@ -106,7 +110,10 @@ class Connection final : public Exchange, public StreamSink, public std::enable_
   bool keep_alive_ = true;
   bool draining_ = false;
   bool timed_out_ = false;
-  std::uint64_t timer_generation_ = 0;
+  static constexpr auto kNoDeadline = std::chrono::steady_clock::time_point::max();
+  std::chrono::steady_clock::time_point deadline_ = kNoDeadline;  // when on_timer() runs
+  bool timer_waiting_ = false;       // a wait stands on timer_, ending at its expiry()
+  std::uint64_t timer_generation_ = 0;  // of the standing wait; a superseded one's handler does nothing
 
   // The request being answered, for the access log and metrics.
   std::chrono::steady_clock::time_point started_;
