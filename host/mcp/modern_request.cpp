@@ -165,7 +165,7 @@ std::variant<RequestScope, Rejection> admit_modern(const ServerState& server, co
 
   scope.protocol_version = std::string(requested);
   scope.client_capabilities = boost::json::object(capabilities->get_object(), boost::json::storage_ptr());
-  scope.client_capabilities_json = boost::json::serialize(scope.client_capabilities);
+  scope.client_capabilities_json = to_json(scope.client_capabilities);
   scope.caller = std::move(caller);
   return scope;
 }

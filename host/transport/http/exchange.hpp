@@ -33,7 +33,7 @@ inline constexpr int kSessionNotFound = -32001;
 std::string_view header(const Request& request, std::string_view name);
 
 // A request's headers as the checks in mcp/ and request_guard read them
-// (Beast compares names case-insensitively).
+// (names compare case-insensitively).
 class BeastHeaders final : public HeaderView {
  public:
   explicit BeastHeaders(const Request& request) : request_(request) {}

@@ -6,8 +6,8 @@
 #include "mcp/method_table.hpp"
 #include "mcp/modern_request.hpp"
 #include "metrics/metrics.hpp"
+#include "util/json_text.hpp"
 
-#include <boost/json/serialize.hpp>
 #include <fmt/format.h>
 
 #include <functional>
@@ -195,7 +195,7 @@ void McpEndpoint::post() {
     return exchange_.respond(202, {}, {});
   }
 
-  const std::string key = boost::json::serialize(message.id);
+  const std::string key = to_json(message.id);
   const auto stream = session->open_request_stream(key, json);
   if (!stream)
     return exchange_.respond(409,
@@ -254,7 +254,7 @@ void McpEndpoint::post_modern(jsonrpc::Message& message, bool sse, bool json) {
     lone->mcp().set_client(identity->client);
     scope_to(lone->mcp(), identity);
   }
-  const std::string key = boost::json::serialize(message.id);
+  const std::string key = to_json(message.id);
   const auto stream = lone->open_request_stream(key, json && !listen);
   // Its events start at 1: there is no priming event to resume from.
   exchange_.attach(lone, *stream, 1, false);
