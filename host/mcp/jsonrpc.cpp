@@ -125,15 +125,16 @@ std::variant<Message, Failure> parse(std::string_view text) {
   return m;
 }
 
-std::string result_prefix(const boost::json::value& id) {
-  std::string out = R"({"jsonrpc":"2.0","id":)";
+void append_result_prefix(std::string& out, const boost::json::value& id) {
+  out.append(R"({"jsonrpc":"2.0","id":)");
   append_json(out, id);  // an id is an integer or a short string: no serializer needed
   out.append(R"(,"result":)");
-  return out;
 }
 
 std::string result(const boost::json::value& id, std::string_view result_json) {
-  std::string out = result_prefix(id);
+  std::string out;
+  out.reserve(result_json.size() + 64);
+  append_result_prefix(out, id);
   out.append(result_json).push_back(kResultSuffix);
   return out;
 }

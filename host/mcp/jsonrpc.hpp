@@ -47,9 +47,9 @@ std::variant<Message, Failure> parse(std::string_view text);
 // already-serialized JSON, so a large result is not copied into a tree again.
 std::string result(const boost::json::value& id, std::string_view result_json);
 
-// A response written in place: result_prefix(id), then the result's JSON
-// appended by its producer, then kResultSuffix.
-std::string result_prefix(const boost::json::value& id);
+// A response written in place: append_result_prefix(out, id), then the
+// result's JSON appended by its producer, then kResultSuffix.
+void append_result_prefix(std::string& out, const boost::json::value& id);
 inline constexpr char kResultSuffix = '}';
 std::string error(const boost::json::value& id, int code, std::string_view message);
 // With error.data (a JSON value); a null id is left out rather than written

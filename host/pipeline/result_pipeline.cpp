@@ -61,6 +61,9 @@
 namespace airlock::host {
 namespace {
 
+// What a response's buffer starts with: a small tool's whole answer.
+constexpr std::size_t kSmallResponseBytes = 512;
+
 boost::json::object error_result(std::string_view text) {
   return boost::json::object{
       {"content", boost::json::array{boost::json::object{{"type", "text"}, {"text", text}}}}, {"isError", true}};
@@ -465,7 +468,12 @@ PipelineVerdict run_stages(const Payload& payload, std::optional<boost::json::ob
   PipelineVerdict verdict;
   const std::size_t start = out.size();
   // Stage 7, begun: the response's prefix, for stage 6 to serialize after.
-  if (id) out += jsonrpc::result_prefix(*id);
+  // Room for a small answer at once, so one is not grown three times; a
+  // large text reserves its own room as it is written.
+  if (id) {
+    out.reserve(out.size() + kSmallResponseBytes);
+    jsonrpc::append_result_prefix(out, *id);
+  }
   verdict.result_at = out.size();
   const auto framed = [&] {
     verdict.result_size = out.size() - verdict.result_at;
