@@ -2,17 +2,21 @@
 
 namespace airlock::host {
 namespace {
-thread_local std::vector<InlineCalls::Job>* open_sink = nullptr;
+thread_local std::vector<InlineCalls::Job>* open = nullptr;
 }
 
-InlineCalls::InlineCalls(std::vector<Job>& sink) : previous_(open_sink) { open_sink = &sink; }
+InlineCalls::InlineCalls(std::vector<Job>& sink) : previous_(open) { open = &sink; }
 
-InlineCalls::~InlineCalls() { open_sink = previous_; }
+InlineCalls::~InlineCalls() { open = previous_; }
 
-bool InlineCalls::offer(Job& job) {
-  if (!open_sink) return false;
-  open_sink->push_back(std::move(job));
-  return true;
+std::vector<InlineCalls::Job>* InlineCalls::open_sink() { return open; }
+
+std::function<void()> InlineCalls::timed(const Job& job) {
+  return [run = job.run, cost = job.cost] {
+    const auto started = std::chrono::steady_clock::now();
+    run();
+    if (cost) cost->observe(std::chrono::steady_clock::now() - started);
+  };
 }
 
 }  // namespace airlock::host

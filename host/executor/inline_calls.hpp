@@ -8,6 +8,9 @@
 // and every call goes to the executor.
 #pragma once
 
+#include "executor/call_cost.hpp"
+
+#include <chrono>
 #include <functional>
 #include <vector>
 
@@ -15,7 +18,14 @@ namespace airlock::host {
 
 class InlineCalls {
  public:
-  using Job = std::function<void()>;
+  // A collected call, and where the thread that runs it reports how long it
+  // took. That thread reads the clock between the calls it runs anyway (to
+  // see one stall), so one reading ends a call and starts the next: a call
+  // costs one clock read, not the two it would take to time itself.
+  struct Job {
+    std::function<void()> run;
+    CallCost* cost = nullptr;  // null: nobody is told
+  };
 
   // Opens collection into `sink` on the calling thread until destroyed;
   // the collection open before, if any, is open again afterwards.
@@ -24,12 +34,23 @@ class InlineCalls {
   InlineCalls(const InlineCalls&) = delete;
   InlineCalls& operator=(const InlineCalls&) = delete;
 
-  // True when the calling thread has collection open: `job` was moved into
-  // the sink and the caller must not submit it elsewhere. False: `job` is
-  // untouched.
-  static bool offer(Job& job);
+  // True when the calling thread has collection open: `run` was added to
+  // it and the caller must not run it elsewhere. False: nothing happened.
+  template <class Fn>
+  static bool offer(Fn&& run, CallCost& cost) {
+    std::vector<Job>* sink = open_sink();
+    if (!sink) return false;
+    sink->push_back(Job{std::forward<Fn>(run), &cost});
+    return true;
+  }
+
+  // `job` as a function that times itself, for a worker, which runs it
+  // alone between waits.
+  static std::function<void()> timed(const Job& job);
 
  private:
+  static std::vector<Job>* open_sink();
+
   std::vector<Job>* previous_;
 };
 

@@ -294,14 +294,15 @@ void Session::on_tools_call(jsonrpc::Message& m, const Scope& scope) {
     call->deadline = server_.timer->schedule(
         DeadlineTimer::Clock::now() + std::chrono::milliseconds(*route->timeout_ms),
         [this, route, call] { on_deadline(*route, call); });
-  std::function<void()> job = [this, route, call] {
+  const auto run = [this, route, call] { run_call(*route, call); };
+  // A tool whose calls are cheap runs on the thread that read it, when its
+  // transport offers that (and times it); anything else goes to a worker.
+  if (route->cost.quick() && InlineCalls::offer(run, route->cost)) return;
+  std::function<void()> job = [run, route] {
     const auto started = std::chrono::steady_clock::now();
-    run_call(*route, call);
+    run();
     route->cost.observe(std::chrono::steady_clock::now() - started);
   };
-  // A tool whose calls are cheap runs on the thread that read it, when its
-  // transport offers that; anything else goes to a worker.
-  if (route->cost.quick() && InlineCalls::offer(job)) return;
   if (!server_.executor.try_submit(job, m.bytes)) {
     // finish() cancels the deadline, or waits for it if it is firing now; a
     // short timeout_ms may already have answered, and a call is answered once.

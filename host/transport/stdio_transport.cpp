@@ -204,8 +204,12 @@ void StdioTransport::rescue_batch() {
 
 void StdioTransport::move_stalled_calls() {
   std::lock_guard lock(batch_mutex_);
-  if (call_stalled())
-    while (!batch_.empty() && executor_.try_submit(batch_.front())) batch_.pop_front();
+  if (!call_stalled()) return;
+  while (!batch_.empty()) {
+    auto job = InlineCalls::timed(batch_.front());
+    if (!executor_.try_submit(job)) return;
+    batch_.pop_front();
+  }
 }
 
 bool StdioTransport::batch_stalled() {
@@ -251,6 +255,8 @@ void StdioTransport::run_batch(std::vector<Job>& jobs) {
   // A batch that others keep joining could hold its answers for as long as
   // calls keep coming: they are written every kFlushEvery calls as well.
   constexpr int kFlushEvery = 32;
+  // One clock read a call: the reading that ends a call starts the next.
+  auto started = Clock::now();
   for (int ran = 1;; ++ran) {
     Job job;
     {
@@ -262,10 +268,16 @@ void StdioTransport::run_batch(std::vector<Job>& jobs) {
       }
       job = std::move(batch_.front());
       batch_.pop_front();
-      call_started_ = Clock::now();
+      call_started_ = started;
     }
-    job();
-    if (ran % kFlushEvery == 0) write_held();
+    job.run();
+    const auto ended = Clock::now();
+    if (job.cost) job.cost->observe(ended - started);
+    started = ended;
+    if (ran % kFlushEvery == 0) {
+      write_held();
+      started = Clock::now();
+    }
   }
   in_batch = false;
   write_held();

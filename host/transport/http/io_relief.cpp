@@ -26,10 +26,12 @@ IoRelief::~IoRelief() { stop(); }
 bool IoRelief::may_run_inline() { return !on_relief; }
 
 void IoRelief::run(std::vector<Job>& jobs) {
+  // One clock read a call: the reading that ends a call starts the next.
+  auto started = Clock::now();
   std::list<Running>::iterator mine;
   {
     std::lock_guard lock(mutex_);
-    mine = running_.insert(running_.end(), Running{Clock::now()});
+    mine = running_.insert(running_.end(), Running{started});
     if (watcher_asleep_) {
       watcher_asleep_ = false;
       watcher_wake_.notify_one();
@@ -38,9 +40,12 @@ void IoRelief::run(std::vector<Job>& jobs) {
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     if (i > 0) {
       std::lock_guard lock(mutex_);
-      mine->since = Clock::now();
+      mine->since = started;
     }
-    jobs[i]();
+    jobs[i].run();
+    const auto ended = Clock::now();
+    if (jobs[i].cost) jobs[i].cost->observe(ended - started);
+    started = ended;
   }
   std::lock_guard lock(mutex_);
   if (mine->relieved) --wanted_;
