@@ -48,13 +48,13 @@ std::string_view outcome_word(CallEnd end, const PipelineVerdict* verdict) {
 }  // namespace
 
 audit::Actor audit_actor(const RequestContext& context) {
-  return audit::Actor{context.caller,
-                      context.session_id,
-                      context.request_id,
-                      context.protocol_version,
+  return audit::Actor{std::string(context.caller),
+                      std::string(context.session_id),
+                      std::string(context.request_id),
+                      std::string(context.protocol_version),
                       std::string(context.transport.empty() ? "stdio" : context.transport),
-                      context.peer_address,
-                      context.client};
+                      std::string(context.peer_address),
+                      std::string(context.client)};
 }
 
 Sha256Digest arguments_sha256(std::string_view arguments) {

@@ -12,14 +12,18 @@ namespace airlock::host {
 
 class Metrics;
 
+// Every text here is borrowed, not owned: from the session, the request's
+// scope and the call, which all outlive the request it describes (a
+// context lives on the stack of the thread serving the request). Built for
+// every call, it took a copy of each before.
 struct RequestContext {
-  std::string protocol_version;
-  std::string session_id;  // empty over stdio
-  std::string caller;      // authenticated identity; empty when none
-  std::string request_id;  // the JSON-RPC id as JSON text
+  std::string_view protocol_version;
+  std::string_view session_id;  // empty over stdio
+  std::string_view caller;      // authenticated identity; empty when none
+  std::string_view request_id;  // the JSON-RPC id as JSON text
   // What the client declared it can do, as JSON: at initialize, or in a
   // 2026-07-28 request's own _meta.
-  std::string client_capabilities = "{}";
+  std::string_view client_capabilities = "{}";
   // Where the pipeline counts a sanitizer that withheld a result; null: not
   // counted. Not owned; outlives the request.
   Metrics* metrics = nullptr;
@@ -30,10 +34,10 @@ struct RequestContext {
   // How the request arrived, for the audit trail: "stdio" or "http", and
   // the peer's address over HTTP.
   std::string_view transport = {};
-  std::string peer_address = {};
+  std::string_view peer_address = {};
   // The OAuth client_id of the caller's token, for the audit trail; empty
   // for a static token, stdio, or no authentication. Plugins are not told.
-  std::string client = {};
+  std::string_view client = {};
   // The call's arguments as the session already parsed them, so the audit
   // trail's digest of them does not parse them again; null: parse the text.
   // Not owned; outlives the request.
@@ -47,7 +51,7 @@ struct RequestContext {
   }
 
  private:
-  static airlock_str borrow_str(const std::string& s) { return airlock_str{s.data(), s.size()}; }
+  static airlock_str borrow_str(std::string_view s) { return airlock_str{s.data(), s.size()}; }
 };
 
 }  // namespace airlock::host
