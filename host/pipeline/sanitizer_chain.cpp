@@ -110,16 +110,21 @@ std::optional<ChainFailure> for_each_string(boost::json::value& root, ObjectKeys
 template <class Fn>
 std::optional<ChainFailure> for_each_text(boost::json::object& result, ObjectKeys& keys, Fn&& apply) {
   if (auto* content = result.if_contains("content"); content && content->is_array()) {
+    // One pass over each block's few members: five lookups by name cost
+    // more than the block's text takes a step to scan.
     for (auto& block : content->get_array()) {
       auto* b = block.if_object();
       if (!b) continue;
-      for (const char* field : {"text", "name", "title", "description"}) {
-        if (auto* text = b->if_contains(field); text && text->is_string())
-          if (auto failure = apply(text->get_string())) return failure;
-      }
-      if (auto* res = b->if_contains("resource"); res && res->is_object()) {
-        if (auto* text = res->get_object().if_contains("text"); text && text->is_string())
-          if (auto failure = apply(text->get_string())) return failure;
+      for (auto& member : *b) {
+        const std::string_view key = member.key();
+        boost::json::value& value = member.value();
+        if (key == "text" || key == "name" || key == "title" || key == "description") {
+          if (value.is_string())
+            if (auto failure = apply(value.get_string())) return failure;
+        } else if (key == "resource" && value.is_object()) {
+          if (auto* text = value.get_object().if_contains("text"); text && text->is_string())
+            if (auto failure = apply(text->get_string())) return failure;
+        }
       }
     }
   }
