@@ -23,14 +23,53 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace airlock::host {
 
+namespace detail {
+
+#if defined(__x86_64__)
+// Thirty-two bytes at a time, where the CPU has AVX2 (checked once): at
+// 4 KiB this scan was a twentieth of a call's time with sixteen. Returns
+// where it stopped: at the byte found, or with fewer than 32 left.
+__attribute__((target("avx2"))) inline std::size_t next_json_escape_avx2(std::string_view text,
+                                                                         std::size_t i) noexcept {
+  const __m256i low = _mm256_set1_epi8(0x1f);
+  const __m256i quote = _mm256_set1_epi8('"');
+  const __m256i backslash = _mm256_set1_epi8('\\');
+  for (; i + 32 <= text.size(); i += 32) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(text.data() + i));
+    const __m256i control = _mm256_cmpeq_epi8(_mm256_min_epu8(v, low), v);  // v <= 0x1f, unsigned
+    const __m256i hits =
+        _mm256_or_si256(control, _mm256_or_si256(_mm256_cmpeq_epi8(v, quote), _mm256_cmpeq_epi8(v, backslash)));
+    if (const auto mask = static_cast<unsigned>(_mm256_movemask_epi8(hits)); mask != 0)
+      return i + static_cast<std::size_t>(__builtin_ctz(mask));
+  }
+  return i;
+}
+
+inline bool has_avx2() noexcept {
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  return avx2;
+}
+#endif
+
+}  // namespace detail
+
 // The index of the first byte of `text` at or after `from` that a JSON
 // string cannot hold as it is ('"', '\\' or a byte below 0x20), or its size.
-// Sixteen bytes at a time: record text rarely holds one.
+// Sixteen or thirty-two bytes at a time: record text rarely holds one.
 inline std::size_t next_json_escape(std::string_view text, std::size_t from) noexcept {
   std::size_t i = from;
+#if defined(__x86_64__)
+  if (text.size() - i >= 64 && detail::has_avx2()) {
+    i = detail::next_json_escape_avx2(text, i);
+    if (i + 32 <= text.size()) return i;  // found one
+  }
+#endif
 #if defined(__SSE2__)
   for (; i + 16 <= text.size(); i += 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));

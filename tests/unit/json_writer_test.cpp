@@ -42,6 +42,22 @@ TEST(JsonWriter, FindsAnEscapeAtEveryPlaceOfALongText) {
   EXPECT_EQ(written(""), "\"\"");
 }
 
+TEST(JsonWriter, FindsAnEscapeAtEveryPlaceOfATextLongEnoughForTheWideScan) {
+  // From 64 bytes on, the scan takes 32 at a time where the CPU can: the
+  // byte to escape at each position of three blocks and the tail, among
+  // bytes above 0x7f that a signed compare would take for controls.
+  for (std::size_t at = 0; at < 110; ++at) {
+    for (const char c : {'"', '\\', '\n', '\x01', '\x1f'}) {
+      std::string text;
+      for (int i = 0; i < 100; ++i) text.push_back(i % 3 == 0 ? '\xe9' : static_cast<char>('a' + i % 26));
+      text.insert(at < text.size() ? at : text.size(), 1, c);
+      EXPECT_EQ(written(text), json::serialize(json::string_view(text))) << "at " << at;
+    }
+  }
+  const std::string many(300, '"');
+  EXPECT_EQ(written(many), json::serialize(json::string_view(many)));
+}
+
 TEST(JsonWriter, NestedObjectsAndArraysParseBackAsWritten) {
   std::string out;
   {
