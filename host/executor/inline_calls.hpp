@@ -44,9 +44,16 @@ class InlineCalls {
     return true;
   }
 
-  // `job` as a function that times itself, for a worker, which runs it
-  // alone between waits.
-  static std::function<void()> timed(const Job& job);
+  // `run` as a function that times itself and tells `cost` (if any), for a
+  // worker, which runs it alone between waits.
+  template <class Fn>
+  static std::function<void()> timed(Fn run, CallCost* cost) {
+    return [run = std::move(run), cost] {
+      const auto started = std::chrono::steady_clock::now();
+      run();
+      if (cost) cost->observe(std::chrono::steady_clock::now() - started);
+    };
+  }
 
  private:
   static std::vector<Job>* open_sink();

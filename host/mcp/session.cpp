@@ -298,11 +298,7 @@ void Session::on_tools_call(jsonrpc::Message& m, const Scope& scope) {
   // A tool whose calls are cheap runs on the thread that read it, when its
   // transport offers that (and times it); anything else goes to a worker.
   if (route->cost.quick() && InlineCalls::offer(run, route->cost)) return;
-  std::function<void()> job = [run, route] {
-    const auto started = std::chrono::steady_clock::now();
-    run();
-    route->cost.observe(std::chrono::steady_clock::now() - started);
-  };
+  std::function<void()> job = InlineCalls::timed(run, &route->cost);
   if (!server_.executor.try_submit(job, m.bytes)) {
     // finish() cancels the deadline, or waits for it if it is firing now; a
     // short timeout_ms may already have answered, and a call is answered once.

@@ -206,7 +206,7 @@ void StdioTransport::move_stalled_calls() {
   std::lock_guard lock(batch_mutex_);
   if (!call_stalled()) return;
   while (!batch_.empty()) {
-    auto job = InlineCalls::timed(batch_.front());
+    auto job = InlineCalls::timed(batch_.front().run, batch_.front().cost);
     if (!executor_.try_submit(job)) return;
     batch_.pop_front();
   }
