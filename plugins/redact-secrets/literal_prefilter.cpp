@@ -3,6 +3,7 @@
 #include "literal_prefilter.hpp"
 
 #include "ascii_lower.hpp"
+#include "cpu_features.hpp"
 
 #include <re2/filtered_re2.h>
 
@@ -232,13 +233,8 @@ bool LiteralPrefilter::scan_avx2(std::string_view, std::size_t*) const noexcept 
 
 bool LiteralPrefilter::may_match(std::string_view text) const noexcept {
   if (!active_) return true;
-#if defined(__x86_64__)
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-#else
-  constexpr bool avx2 = false;
-#endif
   std::size_t i = 0;
-  if (avx2 && scan_avx2(text, &i)) return true;
+  if (has_avx2() && scan_avx2(text, &i)) return true;
   if (scan_sse2(text, &i)) return true;
 #if defined(__SSE2__)
   // The last positions, as one more block that overlaps the ones before

@@ -1,6 +1,6 @@
 // find_any_of, the first-party sanitizers' scan for the bytes they act on:
 // the same answers as std::string_view::find_first_of, from every start,
-// wherever the byte falls against the sixteen-byte blocks.
+// wherever the byte falls against the sixteen- and thirty-two-byte blocks.
 #include "find_any_of.hpp"
 
 #include <gtest/gtest.h>
@@ -19,7 +19,7 @@ TEST(FindAnyOf, FindsNothingInTextWithoutTheBytes) {
 }
 
 TEST(FindAnyOf, FindsEachByteAtEveryPositionOfABlockAndItsTail) {
-  for (std::size_t size : {1u, 15u, 16u, 17u, 31u, 32u, 33u, 70u}) {
+  for (std::size_t size : {1u, 15u, 16u, 17u, 31u, 32u, 33u, 63u, 64u, 70u, 96u, 130u}) {
     for (std::size_t at = 0; at < size; ++at) {
       for (char byte : {'<', ']', '\x80'}) {
         std::string text(size, 'x');

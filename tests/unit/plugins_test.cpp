@@ -106,6 +106,24 @@ TEST(StripControl, ReturnsNulloptWhenNothingIsStripped) {
   }
 }
 
+TEST(StripControl, FindsWhatToStripAtEveryOffsetOfTheWideScan) {
+  // The scan takes 16 or 32 bytes at a time; each strippable kind at each
+  // offset of several blocks, among C2 pairs that are not C1 controls and
+  // bytes above 0x7f that a signed compare could take for controls.
+  std::string clean;
+  for (int i = 0; i < 150; ++i) clean += i % 10 == 0 ? "\xC2\xA9"s : i % 7 == 0 ? "\xE9"s : "a"s;
+  ASSERT_EQ(strip_control(clean), std::nullopt);
+  for (std::size_t at = 0; at <= clean.size(); ++at) {
+    if (at > 0 && static_cast<unsigned char>(clean[at - 1]) == 0xC2) continue;  // inside a pair
+    for (const std::string& control : {"\x01"s, "\x7F"s, "\xC2\x85"s, "\r"s}) {  // none starts a sequence
+      const std::string text = clean.substr(0, at) + control + clean.substr(at);
+      const auto out = strip_control(text);
+      ASSERT_TRUE(out.has_value()) << "at " << at;
+      EXPECT_EQ(*out, clean) << "at " << at;
+    }
+  }
+}
+
 TEST(StripControl, IsDeterministic) {
   for (const Case& c : corpus()) EXPECT_EQ(strip_control(c.in), strip_control(c.in)) << c.what;
 }

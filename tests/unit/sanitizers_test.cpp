@@ -410,8 +410,8 @@ TEST(InertUrls, DefangsBareWwwHosts) {
 // (a std::string's terminator would hide a read past the end).
 TEST(InertUrls, FindsHostsAtEveryOffsetOfTheScan) {
   const std::string host = "wWw.evil.example", defanged = "wWw[.]evil[.]example";
-  for (std::size_t before = 0; before < 40; ++before) {
-    for (std::size_t after = 0; after < 20; ++after) {
+  for (std::size_t before = 0; before < 110; ++before) {  // through blocks of 16 and of 32
+    for (std::size_t after = 0; after < 40; ++after) {
       const std::string text = std::string(before, ' ') + host + std::string(after, ' ');
       const auto exact = std::make_unique<char[]>(text.size());
       std::memcpy(exact.get(), text.data(), text.size());
@@ -423,8 +423,9 @@ TEST(InertUrls, FindsHostsAtEveryOffsetOfTheScan) {
   // Pairs of w, and scheme-like words without their colon, start nothing.
   EXPECT_EQ(inert_urls(std::string(100, ' ') + "ww.a ww.b wxw.c Ww.d https ftp " + std::string(30, 'w') + ".x"),
             std::nullopt);
-  // A colon in the last two bytes is found by the tail.
+  // A colon in the last two bytes is found by the tail, after either scan.
   EXPECT_EQ(inert_urls(std::string(30, ' ') + "javascript:"), std::string(30, ' ') + "javascript[:]");
+  EXPECT_EQ(inert_urls(std::string(100, ' ') + "javascript:"), std::string(100, ' ') + "javascript[:]");
 }
 
 TEST(InertUrls, DefangsEveryUrlInsideAnother) {
