@@ -2,8 +2,8 @@
 // with the instance. At each Node, "type" and "required" are checked in
 // place and valijson checks the other simple keywords together (one compiled
 // bundle); only when one fails does the walk ask each keyword alone, to name
-// it. The walk recurses
-// through applicators itself because valijson cannot be used whole:
+// it. The walk recurses through applicators itself because valijson cannot
+// be used whole:
 //   - its patternProperties builds a std::regex on every call, and std::regex
 //     recurses once per input character: a long enough argument string
 //     overflows the stack and kills the host, and nested quantifiers take
@@ -26,6 +26,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -91,28 +92,24 @@ class Walker {
       if (!out_) return false;
     }
     for (const Check& c : n.checks) {
-      switch (c.kind) {
-        case CheckKind::type:
-          if (!has_type(inst, c.types)) return fail(c);
-          break;
-        case CheckKind::required:
-          if (auto missing = first_missing(c, inst)) return fail(c.path + '/' + std::to_string(*missing), c.keyword);
-          break;
-        case CheckKind::leaf:
-          if (!c_.holds(*c.alone, inst)) return fail(c);
-          break;
-        default: break;
+      if (c.kind == CheckKind::required) {  // point at the missing name in the schema
+        if (auto missing = first_missing(c, inst)) return fail(c.path + '/' + std::to_string(*missing), c.keyword);
+      } else if (!holds_in_place(c, inst) || (c.kind == CheckKind::leaf && !c_.holds(*c.alone, inst))) {
+        return fail(c);
       }
     }
     return !n.leaves || fail(n.path, "");  // the bundle failed, yet no leaf alone did: cannot happen
   }
 
-  static bool own_leaves_hold(const Node& n, const json::value& inst) {
-    for (const Check& c : n.checks) {
-      if (c.kind == CheckKind::type && !has_type(inst, c.types)) return false;
-      if (c.kind == CheckKind::required && first_missing(c, inst)) return false;
-    }
+  // "type" and "required"; true for any other check.
+  static bool holds_in_place(const Check& c, const json::value& inst) {
+    if (c.kind == CheckKind::type) return has_type(inst, c.types);
+    if (c.kind == CheckKind::required) return !first_missing(c, inst);
     return true;
+  }
+
+  static bool own_leaves_hold(const Node& n, const json::value& inst) {
+    return std::all_of(n.checks.begin(), n.checks.end(), [&](const Check& c) { return holds_in_place(c, inst); });
   }
 
   // The index in "required" of the first name `inst` lacks; none when it is

@@ -21,6 +21,13 @@ bool named(const Request::value_type& field, std::string_view name) {
   return own.size() == name.size() && iequals(std::string_view(own.data(), own.size()), name);
 }
 
+// The first field called `name`, or null.
+const Request::value_type* first_named(const Request& request, std::string_view name) {
+  for (const auto& field : request)
+    if (named(field, name)) return &field;
+  return nullptr;
+}
+
 std::string_view value_of(const Request::value_type& field) {
   return std::string_view(field.value().data(), field.value().size());
 }
@@ -28,9 +35,8 @@ std::string_view value_of(const Request::value_type& field) {
 }  // namespace
 
 std::string_view header(const Request& request, std::string_view name) {
-  for (const auto& field : request)
-    if (named(field, name)) return value_of(field);
-  return {};
+  const auto* field = first_named(request, name);
+  return field ? value_of(*field) : std::string_view();
 }
 
 std::size_t BeastHeaders::count(std::string_view name) const {
@@ -39,9 +45,9 @@ std::size_t BeastHeaders::count(std::string_view name) const {
 }
 
 std::optional<std::string_view> BeastHeaders::get(std::string_view name) const {
-  for (const auto& field : request_)
-    if (named(field, name)) return value_of(field);
-  return std::nullopt;
+  const auto* field = first_named(request_, name);
+  if (!field) return std::nullopt;
+  return value_of(*field);
 }
 
 std::string Exchange::peer_address() const { return peer_.substr(0, peer_.rfind(':')); }
