@@ -93,6 +93,9 @@ struct HttpConfig {
   std::size_t max_header_bytes = 16u << 10;  // 1 KiB..1 MiB; 431 past it
   std::uint32_t read_timeout_ms = 10'000;    // 100..3600000: whole request (headers + body); 408
   std::uint32_t idle_timeout_ms = 60'000;    // 100..3600000: an idle keep-alive connection closes
+  // 65536..2^40: bodies over 64 KiB held at once, all connections; past it a
+  // body waits unread (transport/http/body_budget.hpp); a larger one runs alone
+  std::size_t max_body_bytes_in_flight = 1u << 20;
   double rate_limit = 0;         // 0..1e6 requests per second per identity; 0: unlimited (429)
   std::uint32_t rate_burst = 0;  // 0..1e6 bucket size; 0: max(1, ceil(rate_limit))
   std::size_t replay_bytes = 4u << 20;       // 1 KiB..1 GiB of SSE events kept per session

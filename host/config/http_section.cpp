@@ -63,6 +63,8 @@ void ConfigReader::read_http(const toml::table& table) {
       set_integer(node, path, 100, 3'600'000, http.read_timeout_ms);
     } else if (name == "idle_timeout_ms") {
       set_integer(node, path, 100, 3'600'000, http.idle_timeout_ms);
+    } else if (name == "max_body_bytes_in_flight") {
+      set_integer(node, path, 65'536, std::int64_t{1} << 40, http.max_body_bytes_in_flight);
     } else if (name == "rate_limit") {
       if (auto value = number_value(node, path, 0, 1'000'000)) http.rate_limit = *value;
     } else if (name == "rate_burst") {

@@ -117,6 +117,11 @@ void Metrics::session_opened() { sessions_live_.fetch_add(1, std::memory_order_r
 
 void Metrics::session_closed() { sessions_live_.fetch_sub(1, std::memory_order_relaxed); }
 
+void Metrics::http_bodies(std::size_t held_bytes, std::size_t waiting) {
+  body_bytes_held_.store(held_bytes, std::memory_order_relaxed);
+  bodies_waiting_.store(waiting, std::memory_order_relaxed);
+}
+
 void Metrics::render_http(std::string& out) const {
   auto to = std::back_inserter(out);
   header(out, "airlock_http_requests_total", "HTTP requests answered, by method and status.", "counter");
@@ -199,6 +204,11 @@ std::string Metrics::render() const {
   header(out, "airlock_sessions_live", "MCP sessions open over HTTP.", "gauge");
   fmt::format_to(std::back_inserter(out), "airlock_sessions_live {}\n",
                  sessions_live_.load(std::memory_order_relaxed));
+  header(out, "airlock_http_body_bytes_held",
+         "Bytes of large request bodies held now (transport.http.max_body_bytes_in_flight).", "gauge");
+  fmt::format_to(std::back_inserter(out), "airlock_http_body_bytes_held {}\n", read(body_bytes_held_));
+  header(out, "airlock_http_bodies_waiting", "Requests whose large body waits, unread, for room.", "gauge");
+  fmt::format_to(std::back_inserter(out), "airlock_http_bodies_waiting {}\n", read(bodies_waiting_));
   return out;
 }
 

@@ -54,6 +54,10 @@ class Metrics {
   void session_opened();
   void session_closed();
 
+  // The large request bodies HTTP holds now, in bytes, and the requests
+  // waiting for room (transport/http/body_budget.hpp).
+  void http_bodies(std::size_t held_bytes, std::size_t waiting);
+
   // Everything, in the text exposition format. HTTP series appear once they
   // have counted something; tool, sanitizer and plugin series are there
   // from the start, at 0. Values read while other threads count are each exact but
@@ -105,6 +109,8 @@ class Metrics {
   Counter audit_records_{0};
   Counter audit_dropped_{0};
   std::atomic<std::int64_t> sessions_live_{0};
+  Counter body_bytes_held_{0};
+  Counter bodies_waiting_{0};
 };
 
 // `value` as a Prometheus label value: backslash, double quote and newline

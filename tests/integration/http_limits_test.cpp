@@ -77,6 +77,126 @@ TEST(HttpLimits, ChunkedBodyOverTheLimitIs413) {
   expect_still_serving(s.port());
 }
 
+// Room for bodies up to 1 MiB, and max_body_bytes_in_flight at its least
+// (64 KiB): every counted body (over 64 KiB) is then read alone.
+std::string one_large_body_at_a_time(std::string_view http = "") {
+  std::string toml = http_config(std::string("max_body_bytes_in_flight = 65536\n") + std::string(http));
+  const std::string limit = "max_message_bytes = 65536";
+  toml.replace(toml.find(limit), limit.size(), "max_message_bytes = 1048576");
+  return toml;
+}
+
+// A gauge of GET /metrics, or -1.
+long metric(std::uint16_t port, std::string_view name) {
+  const std::string body = http_get(port, "/metrics").body;
+  const std::string line = "\n" + std::string(name) + " ";
+  const auto at = body.find(line);
+  if (at == std::string::npos) return -1;
+  return std::stol(body.substr(at + line.size()));
+}
+
+bool wait_for_metric(std::uint16_t port, std::string_view name, long value) {
+  for (const auto deadline = Clock::now() + 5s; Clock::now() < deadline; std::this_thread::sleep_for(20ms))
+    if (metric(port, name) == value) return true;
+  return false;
+}
+
+// An initialize request of exactly `size` bytes (white space after the JSON).
+std::string padded_initialize(std::size_t size) {
+  std::string body = initialize_body();
+  body.resize(size, ' ');
+  return body;
+}
+
+TEST(HttpLimits, ALargeBodyWaitsUnreadWhileTheBudgetIsFullAndIsAnsweredOnceRoomIsGivenBack) {
+  AIRLOCK_START_HTTP(s, one_large_body_at_a_time());
+  // A holds the budget: 200,000 bytes announced, half sent.
+  const std::string a_body = padded_initialize(200'000);
+  RawConnection a(s.port());
+  ASSERT_TRUE(a.send(request_head(s.port(), "POST", "/mcp") +
+                     "Content-Type: application/json\r\nAccept: application/json\r\nContent-Length: 200000\r\n\r\n" +
+                     a_body.substr(0, 100'000)));
+  ASSERT_TRUE(wait_for_metric(s.port(), "airlock_http_body_bytes_held", 200'000));
+
+  // B's large call waits, its body unread.
+  McpHttpClient b(s.port());
+  ASSERT_EQ(200, b.initialize().http.status);
+  const std::string text(150'000, 'b');
+  auto b_answer = std::async(std::launch::async, [&] { return b.call_tool("example.echo", {{"text", text}}, 10s); });
+  EXPECT_TRUE(wait_for_metric(s.port(), "airlock_http_bodies_waiting", 1));
+  EXPECT_EQ(std::future_status::timeout, b_answer.wait_for(300ms)) << "a large body was served past the budget";
+
+  // Small bodies are not counted and do not wait.
+  McpHttpClient c(s.port());
+  ASSERT_EQ(200, c.initialize().http.status);
+  EXPECT_EQ("small", first_text(c.call_tool("example.echo", {{"text", "small"}})));
+
+  // A's body completes and is answered; its bytes go back and B is read.
+  ASSERT_TRUE(a.send(a_body.substr(100'000)));
+  EXPECT_EQ(200, status_of_raw_response(a.read_until("\r\n\r\n", 5s))) << a.received().substr(0, 300);
+  const McpReply b_reply = b_answer.get();
+  EXPECT_EQ(200, b_reply.http.status) << b_reply.describe().substr(0, 300);
+  EXPECT_EQ(text, first_text(b_reply));
+  EXPECT_TRUE(wait_for_metric(s.port(), "airlock_http_body_bytes_held", 0));
+  EXPECT_EQ(0, metric(s.port(), "airlock_http_bodies_waiting"));
+}
+
+TEST(HttpLimits, ALargeBodyThatWaitsPastTheReadTimeoutGets503NamingTheBudgetWhileTheHolderIsAnswered) {
+  AIRLOCK_START_HTTP(s, one_large_body_at_a_time("read_timeout_ms = 800\n"));
+  // A's large call holds the budget while its tool waits for A's answer to
+  // an elicitation, which A gives only once B has been turned away. The
+  // answer is a small body: it does not wait behind the call it unblocks.
+  McpHttpClient a(s.port());
+  std::promise<void> b_refused;
+  std::shared_future<void> go_on = b_refused.get_future().share();
+  a.on_server_request = [go_on](const Message&) {
+    go_on.wait();
+    return json::object{{"result", {{"action", "accept"}, {"content", {{"username", "a"}, {"email", "a@a.test"}}}}}};
+  };
+  const McpReply init = a.send(rpc_request(0, "initialize",
+                                           {{"protocolVersion", "2025-11-25"},
+                                            {"capabilities", {{"elicitation", json::object{}}}},
+                                            {"clientInfo", {{"name", "a"}, {"version", "0"}}}}));
+  ASSERT_EQ(200, init.http.status) << init.describe();
+  a.set_session_id(init.http.header_or_empty("mcp-session-id"));
+  ASSERT_EQ(202, a.notify("notifications/initialized").status);
+  auto a_reply = std::async(std::launch::async, [&] {
+    return a.call_tool("interactive.elicit", {{"message", std::string(200'000, 'm')}}, 20s);
+  });
+  bool held = false;
+  for (const auto deadline = Clock::now() + 5s; !held && Clock::now() < deadline; std::this_thread::sleep_for(20ms))
+    held = metric(s.port(), "airlock_http_body_bytes_held") > 200'000;
+  ASSERT_TRUE(held) << "A's call never held its body's bytes";
+
+  // B waits behind it, and is told why when its read timeout passes.
+  RawConnection b(s.port());
+  const std::string b_body = padded_initialize(150'000);
+  auto sent = std::async(std::launch::async, [&] {
+    return b.send(request_head(s.port(), "POST", "/mcp") +
+                  "Content-Type: application/json\r\nAccept: application/json\r\nContent-Length: 150000\r\n\r\n" +
+                  b_body);
+  });
+  const auto waited_from = Clock::now();
+  b.closed_by_peer(5s);
+  const auto waited = Clock::now() - waited_from;
+  EXPECT_EQ(503, status_of_raw_response(b.received())) << b.received().substr(0, 300);
+  EXPECT_THAT(b.received(), HasSubstr("transport.http.max_body_bytes_in_flight"));
+  EXPECT_GE(waited, 600ms) << "turned away before its read timeout";
+  sent.wait();
+  EXPECT_EQ(0, metric(s.port(), "airlock_http_bodies_waiting"));
+
+  b_refused.set_value();
+  const McpReply a_answer = a_reply.get();
+  EXPECT_EQ(200, a_answer.http.status) << a_answer.describe().substr(0, 300);
+  EXPECT_THAT(first_text(a_answer), HasSubstr("action=accept"));
+  // Nothing stays held: a large call now goes straight through.
+  EXPECT_TRUE(wait_for_metric(s.port(), "airlock_http_body_bytes_held", 0));
+  McpHttpClient client(s.port());
+  ASSERT_EQ(200, client.initialize().http.status);
+  const std::string text(100'000, 't');
+  EXPECT_EQ(text, first_text(client.call_tool("example.echo", {{"text", text}})));
+}
+
 TEST(HttpLimits, RequestsPastTheRateGet429WithRetryAfter) {
   AIRLOCK_START_HTTP(s, http_config("rate_limit = 2\nrate_burst = 3\n"));
   McpHttpClient client(s.port());

@@ -1,6 +1,8 @@
 // Tests for what an HTTP request passes before it is served: the bearer
-// token (Authenticator, www_authenticate) and the rate limit (RateLimiter).
+// token (Authenticator, www_authenticate), the rate limit (RateLimiter) and
+// the room for a large body (BodyBudget).
 #include "transport/http/auth.hpp"
+#include "transport/http/body_budget.hpp"
 #include "transport/http/rate_limiter.hpp"
 
 #include <gmock/gmock.h>
@@ -8,6 +10,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
+#include <latch>
 #include <string>
 #include <thread>
 #include <vector>
@@ -255,6 +259,121 @@ TEST(RateLimiter, CountsExactlyUnderConcurrentCallers) {
     });
   for (auto& thread : threads) thread.join();
   EXPECT_EQ(allowed.load(), 500);
+}
+
+// ---- BodyBudget ------------------------------------------------------------
+
+// Waiters as the connection is: a tag, and whether it was admitted.
+struct Waiters {
+  std::vector<int> admitted;  // tags, in the order admitted
+  std::function<void()> waiter(int tag) {
+    return [this, tag] { admitted.push_back(tag); };
+  }
+};
+
+constexpr std::size_t kKiB = 1024;
+
+TEST(BodyBudget, CountsOnlyBodiesOverSixtyFourKiB) {
+  EXPECT_FALSE(BodyBudget::counted(0));
+  EXPECT_FALSE(BodyBudget::counted(64 * kKiB));
+  EXPECT_TRUE(BodyBudget::counted(64 * kKiB + 1));
+}
+
+TEST(BodyBudget, HoldsWhatFitsAndQueuesTheRestUntilRoomIsGivenBack) {
+  BodyBudget budget(1024 * kKiB);
+  Waiters w;
+  int a = 0, b = 0, c = 0;
+  EXPECT_TRUE(budget.acquire(&a, 600 * kKiB, w.waiter(1)));
+  EXPECT_FALSE(budget.acquire(&b, 500 * kKiB, w.waiter(2)));  // 1,100 KiB would not fit
+  EXPECT_EQ(budget.held(), 600 * kKiB);
+  EXPECT_EQ(budget.waiting(), 1u);
+  // Behind a waiter, even a body that would fit waits: first come, first served.
+  EXPECT_FALSE(budget.acquire(&c, 100 * kKiB, w.waiter(3)));
+  EXPECT_TRUE(w.admitted.empty());
+  budget.release(600 * kKiB);
+  EXPECT_EQ(w.admitted, (std::vector<int>{2, 3}));
+  EXPECT_EQ(budget.held(), 600 * kKiB);
+  EXPECT_EQ(budget.waiting(), 0u);
+}
+
+TEST(BodyBudget, ABodyLargerThanTheWholeBudgetIsHeldAloneAndHoldsTheRestBack) {
+  BodyBudget budget(256 * kKiB);
+  Waiters w;
+  int a = 0, big = 0, c = 0;
+  EXPECT_TRUE(budget.acquire(&a, 100 * kKiB, w.waiter(1)));
+  EXPECT_FALSE(budget.acquire(&big, 1024 * kKiB, w.waiter(2)));
+  EXPECT_FALSE(budget.acquire(&c, 100 * kKiB, w.waiter(3)));
+  budget.release(100 * kKiB);
+  EXPECT_EQ(w.admitted, (std::vector<int>{2})) << "the large body runs once nothing else is held, and alone";
+  EXPECT_EQ(budget.held(), 1024 * kKiB);
+  budget.release(1024 * kKiB);
+  EXPECT_EQ(w.admitted, (std::vector<int>{2, 3}));
+  // Alone from the start: held at once.
+  budget.release(100 * kKiB);
+  EXPECT_TRUE(budget.acquire(&big, 4096 * kKiB, w.waiter(4)));
+}
+
+TEST(BodyBudget, AWithdrawnWaiterIsNeverAdmittedAndLetsThoseBehindItIn) {
+  BodyBudget budget(256 * kKiB);
+  Waiters w;
+  int a = 0, big = 0, c = 0;
+  EXPECT_TRUE(budget.acquire(&a, 200 * kKiB, w.waiter(1)));
+  EXPECT_FALSE(budget.acquire(&big, 1024 * kKiB, w.waiter(2)));
+  EXPECT_FALSE(budget.acquire(&c, 50 * kKiB, w.waiter(3)));
+  // The large one gives up (its read timeout): the small one fits beside a.
+  EXPECT_TRUE(budget.withdraw(&big));
+  EXPECT_EQ(w.admitted, (std::vector<int>{3}));
+  EXPECT_EQ(budget.held(), 250 * kKiB);
+  // Admitted already: nothing to withdraw, and its bytes stay held until released.
+  EXPECT_FALSE(budget.withdraw(&c));
+  EXPECT_EQ(budget.held(), 250 * kKiB);
+  EXPECT_FALSE(budget.withdraw(&big));
+}
+
+TEST(BodyBudget, TellsItsObserverEveryChangeAndRunsAdmissionsOutsideItsLock) {
+  BodyBudget budget(100 * kKiB);
+  std::vector<std::pair<std::size_t, std::size_t>> seen;
+  budget.observe([&](std::size_t held, std::size_t waiting) { seen.emplace_back(held, waiting); });
+  int a = 0, b = 0;
+  EXPECT_TRUE(budget.acquire(&a, 80 * kKiB, [] {}));
+  std::size_t held_when_admitted = 0;
+  // An admission that looks at the budget would deadlock if run under its lock.
+  EXPECT_FALSE(budget.acquire(&b, 70 * kKiB, [&] { held_when_admitted = budget.held(); }));
+  budget.release(80 * kKiB);
+  EXPECT_EQ(held_when_admitted, 70 * kKiB);
+  using Seen = std::vector<std::pair<std::size_t, std::size_t>>;
+  EXPECT_EQ(seen, (Seen{{80 * kKiB, 0}, {80 * kKiB, 1}, {70 * kKiB, 0}}));
+}
+
+TEST(BodyBudget, NeverHoldsMoreThanItsCapacityUnderConcurrentConnections) {
+  // 8 threads, each acquiring and releasing 300 KiB 500 times in a budget of
+  // 1 MiB: at most 3 at once, every one admitted in the end.
+  BodyBudget budget(1024 * kKiB);
+  std::atomic<std::size_t> most{0};
+  budget.observe([&](std::size_t held, std::size_t) {
+    std::size_t seen = most.load();
+    while (held > seen && !most.compare_exchange_weak(seen, held)) {
+    }
+  });
+  std::atomic<int> done{0};
+  std::latch start(8);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&] {
+      start.arrive_and_wait();
+      int me = 0;
+      for (int i = 0; i < 500; ++i) {
+        std::atomic<bool> in{false};
+        if (!budget.acquire(&me, 300 * kKiB, [&] { in = true; }))
+          while (!in.load()) std::this_thread::yield();
+        budget.release(300 * kKiB);
+        done.fetch_add(1);
+      }
+    });
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(done.load(), 4000);
+  EXPECT_EQ(budget.held(), 0u);
+  EXPECT_LE(most.load(), 900 * kKiB);
 }
 
 }  // namespace

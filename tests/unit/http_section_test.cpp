@@ -43,6 +43,7 @@ max_connections = 64
 max_header_bytes = 8192
 read_timeout_ms = 5000
 idle_timeout_ms = 30000
+max_body_bytes_in_flight = 8388608
 rate_limit = 2.5
 rate_burst = 10
 replay_bytes = 65536
@@ -70,6 +71,7 @@ access_log = false
   EXPECT_EQ(http.max_header_bytes, 8192u);
   EXPECT_EQ(http.read_timeout_ms, 5000u);
   EXPECT_EQ(http.idle_timeout_ms, 30000u);
+  EXPECT_EQ(http.max_body_bytes_in_flight, 8u << 20);
   EXPECT_DOUBLE_EQ(http.rate_limit, 2.5);
   EXPECT_EQ(http.rate_burst, 10u);
   EXPECT_EQ(http.replay_bytes, 65536u);
@@ -99,6 +101,7 @@ TEST(HostConfig, UsesHttpDefaultsWhenKeysAreAbsent) {
   EXPECT_EQ(http.max_header_bytes, 16u << 10);
   EXPECT_EQ(http.read_timeout_ms, 10'000u);
   EXPECT_EQ(http.idle_timeout_ms, 60'000u);
+  EXPECT_EQ(http.max_body_bytes_in_flight, 1u << 20);
   EXPECT_EQ(http.rate_limit, 0.0);
   EXPECT_EQ(http.rate_burst, 0u);
   EXPECT_EQ(http.replay_bytes, 4u << 20);
@@ -121,6 +124,7 @@ const IntegerRange kHttpIntegerKeys[] = {
     {"max_header_bytes", 1024, 1'048'576},
     {"read_timeout_ms", 100, 3'600'000},
     {"idle_timeout_ms", 100, 3'600'000},
+    {"max_body_bytes_in_flight", 65'536, std::int64_t{1} << 40},
     {"rate_burst", 0, 1'000'000},
     {"replay_bytes", 1024, 1'073'741'824},
     {"sse_retry_ms", 0, 600'000},

@@ -53,7 +53,9 @@ TEST(Metrics, RendersEveryFamilyWithHelpAndTypeBeforeAnyEvent) {
            {"airlock_plugin_restarts_total", "counter"},
            {"airlock_audit_records_total", "counter"},
            {"airlock_audit_dropped_total", "counter"},
-           {"airlock_sessions_live", "gauge"}}) {
+           {"airlock_sessions_live", "gauge"},
+           {"airlock_http_body_bytes_held", "gauge"},
+           {"airlock_http_bodies_waiting", "gauge"}}) {
     EXPECT_THAT(text, HasLine("# TYPE " + name + " " + type));
     EXPECT_THAT(text, HasSubstr("# HELP " + name + " "));
   }
@@ -79,6 +81,8 @@ TEST(Metrics, RendersExactlyTheseLinesAfterKnownEvents) {
   metrics.session_opened();
   metrics.session_opened();
   metrics.session_closed();
+  metrics.http_bodies(100'000, 3);
+  metrics.http_bodies(300'000, 2);  // a gauge: the last value told
 
   EXPECT_EQ(metrics.render(),
             "# HELP airlock_build_info The airlock version serving these metrics.\n"
@@ -150,7 +154,14 @@ TEST(Metrics, RendersExactlyTheseLinesAfterKnownEvents) {
             "airlock_audit_dropped_total 0\n"
             "# HELP airlock_sessions_live MCP sessions open over HTTP.\n"
             "# TYPE airlock_sessions_live gauge\n"
-            "airlock_sessions_live 1\n");
+            "airlock_sessions_live 1\n"
+            "# HELP airlock_http_body_bytes_held Bytes of large request bodies held now "
+            "(transport.http.max_body_bytes_in_flight).\n"
+            "# TYPE airlock_http_body_bytes_held gauge\n"
+            "airlock_http_body_bytes_held 300000\n"
+            "# HELP airlock_http_bodies_waiting Requests whose large body waits, unread, for room.\n"
+            "# TYPE airlock_http_bodies_waiting gauge\n"
+            "airlock_http_bodies_waiting 2\n");
 }
 
 // The le="..." bucket values of one method's histogram, in order.

@@ -70,7 +70,14 @@ void Connection::wake() {
 void Connection::drain() {
   boost::asio::post(socket_.get_executor(), [self = shared_from_this()] {
     self->draining_ = true;
-    if (self->state_ == State::idle) self->close();
+    if (self->state_ == State::idle) return self->close();
+    // Its body unread, a request waiting for room would wait out its
+    // read_timeout_ms (and, queued in the budget, keep its connection).
+    if (self->waiting_for_room_ && self->ctx_.bodies.withdraw(self.get())) {
+      self->waiting_for_room_ = false;
+      self->begin_answer();
+      self->respond_error(503, jsonrpc::kServerBusy, "Service Unavailable: the server is shutting down", true);
+    }
   });
 }
 
@@ -124,6 +131,48 @@ void Connection::read_request() {
 
 void Connection::on_header(boost::system::error_code ec) {
   if (ec || state_ == State::closed || parser_->is_done()) return on_read(ec);
+  // A large body is read once the server holds few enough others
+  // (body_budget.hpp). One over the body limit is not: reading it fails at
+  // once with 413, which holds nothing.
+  const auto length = parser_->content_length();
+  if (length && BodyBudget::counted(*length) && *length <= ctx_.max_body_bytes) {
+    const auto bytes = static_cast<std::size_t>(*length);
+    auto admitted = [self = shared_from_this(), bytes] {
+      boost::asio::post(self->socket_.get_executor(), [self, bytes] { self->on_room(bytes); });
+    };
+    if (!ctx_.bodies.acquire(this, bytes, std::move(admitted))) {
+      waiting_for_room_ = true;
+      return;
+    }
+    held_body_bytes_ = bytes;
+  }
+  read_body();
+}
+
+void Connection::on_room(std::size_t bytes) {
+  waiting_for_room_ = false;
+  held_body_bytes_ = bytes;
+  if (state_ == State::closed) return give_back_body();
+  // The read timeout passed while this was on its way: the body would be
+  // read with no deadline left.
+  if (timed_out_) {
+    give_back_body();
+    return refuse_for_room();
+  }
+  read_body();
+}
+
+void Connection::refuse_for_room() {
+  begin_answer();
+  respond_error(503, jsonrpc::kServerBusy,
+                fmt::format("Service Unavailable: {} bytes of large request bodies are in flight "
+                            "(transport.http.max_body_bytes_in_flight) and this one waited {} ms "
+                            "(transport.http.read_timeout_ms) for room; retry later",
+                            ctx_.bodies.held(), ctx_.config.read_timeout_ms),
+                true);
+}
+
+void Connection::read_body() {
   // Beast reads as much as the buffer has room for, and the buffer has the
   // room of the first read (4 KiB): a 256 KiB body took 64 reads, each with
   // its wait. A body known to be large gets room for reads of 64 KiB.
@@ -133,13 +182,21 @@ void Connection::on_header(boost::system::error_code ec) {
                          [self = shared_from_this()](boost::system::error_code ec, std::size_t) { self->on_read(ec); });
 }
 
-void Connection::on_read(boost::system::error_code ec) {
+void Connection::give_back_body() {
+  if (held_body_bytes_ > 0) ctx_.bodies.release(std::exchange(held_body_bytes_, 0));
+}
+
+void Connection::begin_answer() {
   disarm_timer();
-  if (state_ == State::closed) return;
   started_ = std::chrono::steady_clock::now();
   record_ = Record{};
   bytes_out_ = 0;
   keep_alive_ = false;
+}
+
+void Connection::on_read(boost::system::error_code ec) {
+  if (state_ == State::closed) return;
+  begin_answer();
   if (timed_out_)
     return respond_error(408, jsonrpc::kInvalidRequest,
                          fmt::format("Request Timeout: the request did not arrive within {} ms "
@@ -225,6 +282,7 @@ void Connection::send(std::shared_ptr<Response> response, bool close) {
 }
 
 void Connection::after_response(bool close_after) {
+  give_back_body();
   if (close_after) {
     boost::system::error_code ignored;
     socket_.shutdown(Socket::shutdown_send, ignored);
@@ -323,12 +381,18 @@ void Connection::write_chunk(std::string bytes) {
   auto written = [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
     self->write_pending_ = false;
     self->disarm_timer();
+    self->drop_chunk();
     if (ec) return self->close();
     self->pump();
   };
   if (http10_) return boost::asio::async_write(socket_, boost::asio::buffer(chunk_), std::move(written));
   boost::asio::async_write(socket_, beast_http::make_chunk(boost::asio::buffer(chunk_)), std::move(written));
 }
+
+// The next chunk comes in a string of its own (moved in), so the written
+// one's room is of no use; kept, a 256 KiB answer stayed on every idle
+// connection that had carried one.
+void Connection::drop_chunk() { std::string().swap(chunk_); }
 
 void Connection::end_stream(std::string last) {
   if (session_) session_->detach(stream_, this);
@@ -350,6 +414,7 @@ void Connection::end_stream(std::string last) {
   auto ended = [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
     self->write_pending_ = false;
     self->disarm_timer();
+    self->drop_chunk();
     self->record_stream();
     if (ec) return self->close();
     self->forget_delivered();
@@ -411,6 +476,12 @@ void Connection::on_timer() {
   switch (state_) {
     case State::idle: return close();  // keep-alive connection unused for idle_timeout_ms
     case State::reading: {
+      // Still waiting for room: no read to cut short. Admitted meanwhile
+      // (withdraw fails), on_room is on its way and sees timed_out_.
+      if (waiting_for_room_ && ctx_.bodies.withdraw(this)) {
+        waiting_for_room_ = false;
+        return refuse_for_room();
+      }
       timed_out_ = true;
       boost::system::error_code ignored;
       socket_.cancel(ignored);
@@ -429,6 +500,10 @@ void Connection::close() {
   state_ = State::closed;
   if (session_) session_->detach(stream_, this);
   release_session();
+  // A wait for room withdrawn holds nothing; one admitted meanwhile gives
+  // its bytes back in on_room.
+  if (waiting_for_room_ && ctx_.bodies.withdraw(this)) waiting_for_room_ = false;
+  give_back_body();
   stop_timer();
   boost::system::error_code ignored;
   socket_.shutdown(Socket::shutdown_both, ignored);

@@ -54,9 +54,20 @@ class Connection final : public Exchange, public StreamSink, public std::enable_
   void await_request();
   void on_first_bytes(boost::system::error_code ec, std::size_t n);
   void read_request();
-  // The header is in: a large body gets a larger read buffer; then the rest.
+  // The header is in: a large body waits for room among the bodies held
+  // (body_budget.hpp), then read_body() reads the rest, with a larger read
+  // buffer for a large body.
   void on_header(boost::system::error_code ec);
+  void on_room(std::size_t bytes);
+  // 503 and close: the body waited its read timeout for room, unread.
+  void refuse_for_room();
+  void read_body();
+  // The body's bytes held in ctx_.bodies go back: its response is written,
+  // or the connection closed.
+  void give_back_body();
   void on_read(boost::system::error_code ec);
+  // A request is in (or given up on): its timer stops and its record starts.
+  void begin_answer();
 
   // The read buffer's room while waiting for a request (at least; see
   // first_read_bytes_), and for a large body; and what first_read_bytes_
@@ -77,6 +88,7 @@ class Connection final : public Exchange, public StreamSink, public std::enable_
   void start_stream(unsigned status);
   void pump();
   void write_chunk(std::string bytes);
+  void drop_chunk();
   // Writes `last` (the stream's last events, if any) and ends the stream.
   void end_stream(std::string last);
   // While a response is pending, a read that completes only when the client
@@ -110,6 +122,8 @@ class Connection final : public Exchange, public StreamSink, public std::enable_
   bool keep_alive_ = true;
   bool draining_ = false;
   bool timed_out_ = false;
+  bool waiting_for_room_ = false;   // queued in ctx_.bodies, the body unread
+  std::size_t held_body_bytes_ = 0;  // held in ctx_.bodies for the request being answered
   static constexpr auto kNoDeadline = std::chrono::steady_clock::time_point::max();
   std::chrono::steady_clock::time_point deadline_ = kNoDeadline;  // when on_timer() runs
   bool timer_waiting_ = false;       // a wait stands on timer_, ending at its expiry()

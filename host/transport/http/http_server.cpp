@@ -126,6 +126,9 @@ Result<std::unique_ptr<HttpServer>> HttpServer::bind(const ServerState& server, 
                                         make_host_policy(address.host, config.allowed_hosts, config.allowed_origins),
                                         std::move(access)});
   impl->context->relief = &impl->relief;
+  if (metrics)
+    impl->context->bodies.observe(
+        [metrics](std::size_t held, std::size_t waiting) { metrics->http_bodies(held, waiting); });
   impl->front = std::make_shared<const HttpFront>(impl->context);
   return std::unique_ptr<HttpServer>(new HttpServer(std::move(impl)));
 }

@@ -6,6 +6,7 @@
 #include "config/host_config.hpp"
 #include "mcp/session.hpp"
 #include "transport/http/auth.hpp"
+#include "transport/http/body_budget.hpp"
 #include "transport/http/io_relief.hpp"
 #include "transport/http/rate_limiter.hpp"
 #include "transport/http/request_guard.hpp"
@@ -35,6 +36,7 @@ struct ServerContext {
   HostPolicy hosts;
   std::shared_ptr<spdlog::logger> access_log;  // null: off
   IoRelief* relief = nullptr;  // null: every call goes to the workers
+  BodyBudget bodies{config.max_body_bytes_in_flight};  // large request bodies held at once
 
   std::atomic<bool> draining{false};  // shutting down: no new requests
   std::atomic<std::uint32_t> connections{0};
