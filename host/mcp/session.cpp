@@ -267,12 +267,12 @@ void Session::on_tools_call(jsonrpc::Message& m, const Scope& scope) {
     // A call with no arguments reaches the tool as {} (never null).
     call->arguments_value.emplace(boost::json::object{});
   }
-  if (const auto* meta = m.params.get_object().if_contains("_meta"); meta && meta->is_object()) {
-    call->meta = to_json(*meta);
+  if (auto* meta = m.params.get_object().if_contains("_meta"); meta && meta->is_object()) {
     // A token of another type is not one the client can match: no progress.
     if (const auto* token = meta->get_object().if_contains("progressToken");
         token && (token->is_string() || token->is_int64() || token->is_uint64()))
       call->progress_token.emplace(*token, boost::json::storage_ptr());
+    call->meta_value.emplace(std::move(*meta));
   }
 
   const std::string& key = call->key = to_json(m.id);

@@ -15,6 +15,7 @@
 #include "mcp/request_scope.hpp"
 #include "pipeline/tool_routes.hpp"
 #include "plugins/host_api.hpp"
+#include "util/json_text.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -206,9 +207,21 @@ class Session : private ContentListener {
     // Exactly one of the worker and the deadline answers a call.
     std::atomic<bool> answered{false};
     DeadlineTimer::Id deadline = 0;
-    std::string meta = "{}";     // params._meta as JSON, for call_request_meta
+    // params._meta, moved out of the message (it keeps the message's arena).
+    std::optional<boost::json::value> meta_value;
+    // meta_value as JSON text, for call_request_meta and a task's record;
+    // written the first time it is asked for (any thread), as few tools ask
+    // and writing it cost a fiftieth of a small stateless call.
+    const std::string& meta() const {
+      std::call_once(meta_once_, [this] { meta_text_ = meta_value ? to_json(*meta_value) : std::string("{}"); });
+      return meta_text_;
+    }
     // params._meta.progressToken, echoed in every progress; none: no progress wanted.
     std::optional<boost::json::value> progress_token;
+
+   private:
+    mutable std::once_flag meta_once_;
+    mutable std::string meta_text_;
   };
 
   // A request this session sent its client, waiting for the answer.

@@ -90,7 +90,7 @@ class Session::CallLink final : public CallChannel {
     return call_.scope ? std::string_view(call_.scope->client_capabilities_json)
                        : std::string_view(session_.client_capabilities_json_);
   }
-  std::string_view request_meta() const noexcept override { return call_.meta; }
+  std::string_view request_meta() const noexcept override { return call_.meta(); }
 
   airlock_status start_task() override { return session_.start_task(call_); }
 

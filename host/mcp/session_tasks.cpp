@@ -72,7 +72,7 @@ airlock_status Session::start_task(const InFlight& call) {
   origin.owner = task_owner_;
   origin.arguments = call.arguments;
   origin.protocol_version = call.scope->protocol_version;
-  origin.meta = call.meta;
+  origin.meta = call.meta();
   origin.client_capabilities = call.scope->client_capabilities;
   // The answers of the rounds before the task: its runs need not ask again.
   if (call.round) origin.answers = call.round->next_state().answers;
@@ -110,7 +110,7 @@ void Session::start_session_task(const jsonrpc::Message& m, const ToolRoute& rou
   origin.owner = task_owner_;
   origin.arguments = arguments_text(*call);
   origin.protocol_version = protocol_version_;
-  origin.meta = call->meta;
+  origin.meta = call->meta();
   // A 2025 task cannot be asked anything: there is no tasks/update then.
   if (const auto* ttl = m.params.get_object().at("task").get_object().if_contains("ttl"); ttl && ttl->is_int64() &&
                                                                                           ttl->get_int64() > 0)

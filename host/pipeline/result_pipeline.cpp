@@ -357,9 +357,11 @@ void write_provenance(boost::json::array list, boost::json::object& result) {
 // For a 2026-07-28 request: resultType and the server's name in _meta.
 void stamp_modern(const RequestContext& context, boost::json::object& result) {
   if (!context.modern_server_info) return;
+  // Room first: each key added to a full object rehashes it.
+  result.reserve(result.size() + 2);
   result["resultType"] = "complete";
   auto& slot = result["_meta"];
-  if (!slot.is_object()) slot = boost::json::object{};
+  if (!slot.is_object()) slot.emplace_object().reserve(1);
   slot.get_object()["io.modelcontextprotocol/serverInfo"] = *context.modern_server_info;
 }
 

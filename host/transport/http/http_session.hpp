@@ -12,7 +12,7 @@
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -124,7 +124,11 @@ class HttpSession {
     bool cut = false;         // the tool asked to end the current response early
     std::uint64_t next_seq = 1;
     std::uint64_t handed_out = 0;  // highest seq any pull returned, plus one
-    std::deque<Event> events;
+    // A list, not a deque: a stream mostly holds one or two events, and a
+    // deque allocates a map and a block when it is made and again when it
+    // is moved (as a new stream is into streams_): six allocations for a
+    // stateless request's two streams before any event.
+    std::list<Event> events;
     std::optional<std::string> json_response;
     std::weak_ptr<StreamSink> sink;
   };
