@@ -13,6 +13,7 @@ namespace {
 
 namespace beast_http = boost::beast::http;
 using testing::HasSubstr;
+using testing::Not;
 using unit::RecordingExchange;
 using unit::request;
 
@@ -33,6 +34,17 @@ TEST(HttpFront, ARepeatedSingletonFieldIsRefusedBeforeAnythingReadsItAndTheConne
   EXPECT_EQ(answer.status(), 400u);
   EXPECT_THAT(answer.body(), HasSubstr("duplicate Host header"));
   EXPECT_TRUE(answer.closes);
+  // Names in any case; each singleton counted, not only the first.
+  auto twice = request(beast_http::verb::post, "/mcp", std::string(kPing));
+  twice.insert("mcp-session-id", "a");
+  twice.insert("MCP-SESSION-ID", "b");
+  const auto session = serve(server, std::move(twice));
+  EXPECT_EQ(session.status(), 400u);
+  EXPECT_THAT(session.body(), HasSubstr("duplicate Mcp-Session-Id header"));
+  auto once_each = request(beast_http::verb::post, "/mcp", std::string(kPing));
+  once_each.insert("Mcp-Session-Id", "a");
+  once_each.insert("Last-Event-ID", "3");
+  EXPECT_THAT(serve(server, std::move(once_each)).body(), Not(HasSubstr("duplicate")));
 }
 
 TEST(HttpFront, AHostOrOriginOutsideThePolicyIsRefusedWith403) {
