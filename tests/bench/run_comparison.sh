@@ -33,7 +33,8 @@
 # Each row: calls/s, latency p50 and p99, the server's CPU time per call
 # (user + system, the server and any worker it started, during the measured
 # window) and its peak RSS (VmHWM, the server and its workers). Airlock's
-# rows add airlock ÷ floor and airlock ÷ TS: calls/s, then CPU per call.
+# rows add airlock ÷ floor and airlock ÷ TS: calls/s, then CPU per call,
+# each the median of the rounds' own ratios with their lowest and highest.
 # Before each measured run the server serves the same load unmeasured
 # (WARMUP_CALLS calls, at most WARMUP_SECONDS): the TypeScript server runs on
 # V8, which is several times slower in its first thousands of calls than
@@ -449,6 +450,21 @@ ratio() {  # ratio A B: A ÷ B to two places, or –
   [[ -z $1 || -z $2 ]] && { echo "–"; return; }
   awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f×", a / b; else printf "–" }'
 }
+# round_ratios CELL SERVER OTHER METRIC: SERVER's METRIC ÷ OTHER's, round by
+# round (the two ran back to back in each), as "median× (lowest–highest)";
+# one round: the ratio alone. The spread is what to read a cell's noise by:
+# on a small VM the same binary moves by a fifth between runs.
+round_ratios() {
+  local a="${values["$1|$2|$4"]:-}" b="${values["$1|$3|$4"]:-}"
+  [[ -z $a || -z $b ]] && { echo "–"; return; }
+  awk -v a="$a" -v b="$b" 'BEGIN {
+    n = split(a, x, " "); m = split(b, y, " "); if (m < n) n = m
+    k = 0; for (i = 1; i <= n; i++) if (y[i] > 0) r[++k] = x[i] / y[i]
+    if (k == 0) { printf "–"; exit }
+    for (i = 2; i <= k; i++) { v = r[i]; for (j = i - 1; j >= 1 && r[j] > v; j--) r[j + 1] = r[j]; r[j + 1] = v }
+    med = (k % 2) ? r[(k + 1) / 2] : (r[k / 2] + r[k / 2 + 1]) / 2
+    if (k == 1) printf "%.2f×", med; else printf "%.2f× (%.2f–%.2f)", med, r[1], r[k] }'
+}
 
 title="airlock beside the floor and the TypeScript SDK $ts_version"
 [[ $ts == 1 ]] || title="airlock beside the floor (the TypeScript server left out)"
@@ -473,9 +489,10 @@ for cell in "${chosen[@]}"; do
     p50=$(get "$cell" "$server" p50) p99=$(get "$cell" "$server" p99)
     vs_floor='' vs_ts=''
     if [[ $server == airlock* ]]; then
-      vs_floor="$(ratio "$rate" "$floor_rate") / $(ratio "$cpu" "$floor_cpu")"
+      vs_floor="$(round_ratios "$cell" "$server" floor calls/s) / $(round_ratios "$cell" "$server" floor cpu_us_per_call)"
       if [[ $cell == http-stateless/* ]]; then vs_ts="n/a"
-      elif [[ $ts == 1 ]]; then vs_ts="$(ratio "$rate" "$ts_rate") / $(ratio "$cpu" "$ts_cpu")"
+      elif [[ $ts == 1 ]]; then
+        vs_ts="$(round_ratios "$cell" "$server" ts calls/s) / $(round_ratios "$cell" "$server" ts cpu_us_per_call)"
       fi
     fi
     printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$(label_cell "$cell")" "$(label_server "$server")" \
@@ -485,7 +502,8 @@ for cell in "${chosen[@]}"; do
   done
 done
 echo
-echo "airlock ÷ X: airlock's calls/s ÷ X's, then airlock's CPU per call ÷ X's. CPU and peak RSS count the server and"
+echo "airlock ÷ X: airlock's calls/s ÷ X's, then airlock's CPU per call ÷ X's, each taken in every round (the two ran"
+echo "back to back) and given as the median, with the lowest and highest in brackets. CPU and peak RSS count the server and"
 echo -n "its workers."
 [[ $ts == 1 ]] && echo -n " n/a: SDK $ts_version speaks MCP 2025-11-25 at most, so it cannot answer a 2026-07-28 request."
 echo
