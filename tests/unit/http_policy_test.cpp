@@ -296,38 +296,41 @@ TEST(BodyBudget, HoldsWhatFitsAndQueuesTheRestUntilRoomIsGivenBack) {
   EXPECT_EQ(budget.waiting(), 0u);
 }
 
-TEST(BodyBudget, ABodyLargerThanTheWholeBudgetIsHeldAloneAndHoldsTheRestBack) {
-  BodyBudget budget(256 * kKiB);
+// A budget of 256 KiB holding `first` bytes for a (1), with a 1 MiB body
+// (big, 2) and then one of `last` bytes (c, 3) queued behind it.
+struct BigOneQueued {
+  BodyBudget budget{256 * kKiB};
   Waiters w;
   int a = 0, big = 0, c = 0;
-  EXPECT_TRUE(budget.acquire(&a, 100 * kKiB, w.waiter(1)));
-  EXPECT_FALSE(budget.acquire(&big, 1024 * kKiB, w.waiter(2)));
-  EXPECT_FALSE(budget.acquire(&c, 100 * kKiB, w.waiter(3)));
-  budget.release(100 * kKiB);
-  EXPECT_EQ(w.admitted, (std::vector<int>{2})) << "the large body runs once nothing else is held, and alone";
-  EXPECT_EQ(budget.held(), 1024 * kKiB);
-  budget.release(1024 * kKiB);
-  EXPECT_EQ(w.admitted, (std::vector<int>{2, 3}));
+  BigOneQueued(std::size_t first, std::size_t last) {
+    EXPECT_TRUE(budget.acquire(&a, first, w.waiter(1)));
+    EXPECT_FALSE(budget.acquire(&big, 1024 * kKiB, w.waiter(2)));
+    EXPECT_FALSE(budget.acquire(&c, last, w.waiter(3)));
+  }
+};
+
+TEST(BodyBudget, ABodyLargerThanTheWholeBudgetIsHeldAloneAndHoldsTheRestBack) {
+  BigOneQueued q(100 * kKiB, 100 * kKiB);
+  q.budget.release(100 * kKiB);
+  EXPECT_EQ(q.w.admitted, (std::vector<int>{2})) << "the large body runs once nothing else is held, and alone";
+  EXPECT_EQ(q.budget.held(), 1024 * kKiB);
+  q.budget.release(1024 * kKiB);
+  EXPECT_EQ(q.w.admitted, (std::vector<int>{2, 3}));
   // Alone from the start: held at once.
-  budget.release(100 * kKiB);
-  EXPECT_TRUE(budget.acquire(&big, 4096 * kKiB, w.waiter(4)));
+  q.budget.release(100 * kKiB);
+  EXPECT_TRUE(q.budget.acquire(&q.big, 4096 * kKiB, q.w.waiter(4)));
 }
 
 TEST(BodyBudget, AWithdrawnWaiterIsNeverAdmittedAndLetsThoseBehindItIn) {
-  BodyBudget budget(256 * kKiB);
-  Waiters w;
-  int a = 0, big = 0, c = 0;
-  EXPECT_TRUE(budget.acquire(&a, 200 * kKiB, w.waiter(1)));
-  EXPECT_FALSE(budget.acquire(&big, 1024 * kKiB, w.waiter(2)));
-  EXPECT_FALSE(budget.acquire(&c, 50 * kKiB, w.waiter(3)));
+  BigOneQueued q(200 * kKiB, 50 * kKiB);
   // The large one gives up (its read timeout): the small one fits beside a.
-  EXPECT_TRUE(budget.withdraw(&big));
-  EXPECT_EQ(w.admitted, (std::vector<int>{3}));
-  EXPECT_EQ(budget.held(), 250 * kKiB);
+  EXPECT_TRUE(q.budget.withdraw(&q.big));
+  EXPECT_EQ(q.w.admitted, (std::vector<int>{3}));
+  EXPECT_EQ(q.budget.held(), 250 * kKiB);
   // Admitted already: nothing to withdraw, and its bytes stay held until released.
-  EXPECT_FALSE(budget.withdraw(&c));
-  EXPECT_EQ(budget.held(), 250 * kKiB);
-  EXPECT_FALSE(budget.withdraw(&big));
+  EXPECT_FALSE(q.budget.withdraw(&q.c));
+  EXPECT_EQ(q.budget.held(), 250 * kKiB);
+  EXPECT_FALSE(q.budget.withdraw(&q.big));
 }
 
 TEST(BodyBudget, TellsItsObserverEveryChangeAndRunsAdmissionsOutsideItsLock) {
