@@ -12,10 +12,12 @@
 #include <gtest/gtest.h>
 #include <openssl/sha.h>
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 
 namespace airlock::test {
 
@@ -122,6 +124,39 @@ inline std::vector<std::string> tool_names(McpHttpClient& client) {
     cursor = next;
   }
   return names;
+}
+
+// Room for bodies up to 1 MiB, and max_body_bytes_in_flight at its least
+// (64 KiB): every counted body (over 64 KiB) is then read alone.
+inline std::string one_large_body_at_a_time(std::string_view http = "") {
+  std::string toml = http_config(std::string("max_body_bytes_in_flight = 65536\n") + std::string(http));
+  const std::string limit = "max_message_bytes = 65536";
+  toml.replace(toml.find(limit), limit.size(), "max_message_bytes = 1048576");
+  return toml;
+}
+
+// A gauge or counter of GET /metrics without labels, or -1.
+inline long metric(std::uint16_t port, std::string_view name) {
+  const std::string body = http_get(port, "/metrics").body;
+  const std::string line = "\n" + std::string(name) + " ";
+  const auto at = body.find(line);
+  if (at == std::string::npos) return -1;
+  return std::stol(body.substr(at + line.size()));
+}
+
+// Polls metric() until it reads `value` (true), for at most 5 s (false).
+inline bool wait_for_metric(std::uint16_t port, std::string_view name, long value) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  for (; std::chrono::steady_clock::now() < deadline; std::this_thread::sleep_for(std::chrono::milliseconds(20)))
+    if (metric(port, name) == value) return true;
+  return false;
+}
+
+// An initialize request of exactly `size` bytes (white space after the JSON).
+inline std::string padded_initialize(std::size_t size) {
+  std::string body = initialize_body();
+  body.resize(size, ' ');
+  return body;
 }
 
 // The text of the first content block of a tools/call result.

@@ -77,37 +77,6 @@ TEST(HttpLimits, ChunkedBodyOverTheLimitIs413) {
   expect_still_serving(s.port());
 }
 
-// Room for bodies up to 1 MiB, and max_body_bytes_in_flight at its least
-// (64 KiB): every counted body (over 64 KiB) is then read alone.
-std::string one_large_body_at_a_time(std::string_view http = "") {
-  std::string toml = http_config(std::string("max_body_bytes_in_flight = 65536\n") + std::string(http));
-  const std::string limit = "max_message_bytes = 65536";
-  toml.replace(toml.find(limit), limit.size(), "max_message_bytes = 1048576");
-  return toml;
-}
-
-// A gauge of GET /metrics, or -1.
-long metric(std::uint16_t port, std::string_view name) {
-  const std::string body = http_get(port, "/metrics").body;
-  const std::string line = "\n" + std::string(name) + " ";
-  const auto at = body.find(line);
-  if (at == std::string::npos) return -1;
-  return std::stol(body.substr(at + line.size()));
-}
-
-bool wait_for_metric(std::uint16_t port, std::string_view name, long value) {
-  for (const auto deadline = Clock::now() + 5s; Clock::now() < deadline; std::this_thread::sleep_for(20ms))
-    if (metric(port, name) == value) return true;
-  return false;
-}
-
-// An initialize request of exactly `size` bytes (white space after the JSON).
-std::string padded_initialize(std::size_t size) {
-  std::string body = initialize_body();
-  body.resize(size, ' ');
-  return body;
-}
-
 TEST(HttpLimits, ALargeBodyWaitsUnreadWhileTheBudgetIsFullAndIsAnsweredOnceRoomIsGivenBack) {
   AIRLOCK_START_HTTP(s, one_large_body_at_a_time());
   // A holds the budget: 200,000 bytes announced, half sent.

@@ -4,6 +4,7 @@
 
 #include <signal.h>
 
+#include <future>
 #include <thread>
 
 namespace airlock::test {
@@ -53,6 +54,35 @@ TEST(HttpShutdown, InFlightCallGetsItsResponseThenTheProcessExitsZero) {
   ASSERT_TRUE(response) << "the in-flight call lost its response at SIGTERM:\n" << call.raw() << "\nstderr:\n"
                         << s.server.stderr_text();
   EXPECT_EQ("slept 800", string_at(*response, "/result/content/0/text")) << response->line;
+  EXPECT_EQ(0, s.server.process().wait_exit(5s)) << s.server.stderr_text();
+}
+
+TEST(HttpShutdown, ALargeBodyWaitingForRoomGets503AtOnceWhileTheCallHoldingItCompletes) {
+  AIRLOCK_START_HTTP(s, one_large_body_at_a_time());
+  // A's slow call, its body padded past 64 KiB, holds the whole budget.
+  McpHttpClient a = initialized(s.port());
+  std::string a_body = json::serialize(
+      rpc_request(5, "tools/call", {{"name", "canary.slow"}, {"arguments", {{"ms", 1500}}}}));
+  a_body.resize(150'000, ' ');
+  auto a_answer = std::async(std::launch::async, [&] { return a.raw(a.post_request(a_body), 10s); });
+  ASSERT_TRUE(wait_for_metric(s.port(), "airlock_http_body_bytes_held", 150'000)) << s.server.stderr_text();
+  // B waits for room, its body unread.
+  RawConnection b(s.port());
+  ASSERT_TRUE(b.send("POST /mcp HTTP/1.1\r\nHost: " + s.host_header() +
+                     "\r\nContent-Type: application/json\r\nAccept: application/json\r\n"
+                     "Content-Length: 150000\r\n\r\n" + padded_initialize(150'000).substr(0, 1000)));
+  ASSERT_TRUE(wait_for_metric(s.port(), "airlock_http_bodies_waiting", 1));
+
+  const auto signalled = Clock::now();
+  s.server.signal(SIGTERM);
+  // Told at once (its read timeout is 10 s), not left to wait out the call.
+  b.closed_by_peer(5s);
+  EXPECT_LT(Clock::now() - signalled, 1s);
+  EXPECT_EQ(503, status_of_raw_response(b.received())) << b.received().substr(0, 300);
+  EXPECT_THAT(b.received(), testing::HasSubstr("shutting down"));
+  const HttpResponse answer = a_answer.get();
+  EXPECT_EQ(200, answer.status) << answer.describe();
+  EXPECT_THAT(answer.body, testing::HasSubstr("slept 1500"));
   EXPECT_EQ(0, s.server.process().wait_exit(5s)) << s.server.stderr_text();
 }
 
