@@ -73,8 +73,7 @@ void Connection::drain() {
     if (self->state_ == State::idle) return self->close();
     // Its body unread, a request waiting for room would wait out its
     // read_timeout_ms (and, queued in the budget, keep its connection).
-    if (self->waiting_for_room_ && self->ctx_.bodies.withdraw(self.get())) {
-      self->waiting_for_room_ = false;
+    if (self->withdraw_from_budget()) {
       self->begin_answer();
       self->respond_error(503, jsonrpc::kServerBusy, "Service Unavailable: the server is shutting down", true);
     }
@@ -180,6 +179,12 @@ void Connection::read_body() {
     buffer_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(*length, kLargeReadBytes)));
   beast_http::async_read(socket_, buffer_, *parser_,
                          [self = shared_from_this()](boost::system::error_code ec, std::size_t) { self->on_read(ec); });
+}
+
+bool Connection::withdraw_from_budget() {
+  if (!waiting_for_room_ || !ctx_.bodies.withdraw(this)) return false;
+  waiting_for_room_ = false;
+  return true;
 }
 
 void Connection::give_back_body() {
@@ -478,10 +483,7 @@ void Connection::on_timer() {
     case State::reading: {
       // Still waiting for room: no read to cut short. Admitted meanwhile
       // (withdraw fails), on_room is on its way and sees timed_out_.
-      if (waiting_for_room_ && ctx_.bodies.withdraw(this)) {
-        waiting_for_room_ = false;
-        return refuse_for_room();
-      }
+      if (withdraw_from_budget()) return refuse_for_room();
       timed_out_ = true;
       boost::system::error_code ignored;
       socket_.cancel(ignored);
@@ -502,7 +504,7 @@ void Connection::close() {
   release_session();
   // A wait for room withdrawn holds nothing; one admitted meanwhile gives
   // its bytes back in on_room.
-  if (waiting_for_room_ && ctx_.bodies.withdraw(this)) waiting_for_room_ = false;
+  withdraw_from_budget();
   give_back_body();
   stop_timer();
   boost::system::error_code ignored;

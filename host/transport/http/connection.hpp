@@ -65,6 +65,10 @@ class Connection final : public Exchange, public StreamSink, public std::enable_
   // The body's bytes held in ctx_.bodies go back: its response is written,
   // or the connection closed.
   void give_back_body();
+  // Leaves the budget's queue while still in it: true, nothing is held and
+  // on_room never runs; false, not waiting, or admitted already (on_room is
+  // on its way and gives the bytes back if the connection is done).
+  bool withdraw_from_budget();
   void on_read(boost::system::error_code ec);
   // A request is in (or given up on): its timer stops and its record starts.
   void begin_answer();
